@@ -1,0 +1,234 @@
+"""Game rows: every game, seat, deal, physical card, meld and move is a row.
+
+Only ``games.services`` writes these rows and only ``games.store`` translates them to and from the
+rules engine. Hidden information (hands, stock order, deal seeds) lives here and leaves the server
+only through a player's view.
+"""
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from .engine.variants import VARIANTS
+
+INVITE_CODE_BYTES = 9
+
+
+def new_invite_code() -> str:
+    """A random, URL-safe invite code for a private table (12 characters)."""
+    return secrets.token_urlsafe(INVITE_CODE_BYTES)
+
+
+def new_game_seed() -> str:
+    """A secret 128-bit game seed as 32 hex digits; every deal's shuffle derives from it."""
+    return secrets.token_hex(16)
+
+
+class GameQuerySet(models.QuerySet):
+    """Query vocabulary for games."""
+
+    def open_public(self):
+        """Public tables still waiting for players."""
+        return self.filter(status=Game.Status.OPEN, is_private=False)
+
+    def for_user(self, user):
+        """Games in which ``user`` holds a seat."""
+        return self.filter(seats__user=user).distinct()
+
+    def in_play(self):
+        """Games not finished or aborted: open or active."""
+        return self.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+
+
+class Game(models.Model):
+    """A table and the game played at it.
+
+    ``version`` is bumped by every accepted change; a move must name the version it was made
+    against (stale or duplicate moves are refused).
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    variant = models.CharField(max_length=20, choices=[(name, v.title) for name, v in VARIANTS.items()])
+    options = models.JSONField(default=dict, blank=True)
+    players = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    is_private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=20, unique=True, default=new_invite_code)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    seed = models.CharField(max_length=64, default=new_game_seed)
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "is_private"])]
+        constraints = [models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name="game_players_2_to_4")]
+
+    def __str__(self) -> str:
+        return f"{self.get_variant_display()} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game_detail", args=[self.pk])
+
+
+class Seat(models.Model):
+    """A place at a table: a user, or a computer player when ``user`` is empty.
+
+    ``total`` is the running score (Standard: penalty points, S13); ``place`` the final standing.
+    """
+
+    class BotLevel(models.TextChoices):
+        SIMPLE = "simple", "Computer"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="seats")
+    bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
+    total = models.IntegerField(default=0)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),
+            models.CheckConstraint(condition=Q(user__isnull=True) | Q(bot_level=""), name="seat_user_or_bot"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.position}: {self.name}"
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a computer player."""
+        return bool(self.bot_level)
+
+    @property
+    def name(self) -> str:
+        """The name shown at the table."""
+        if self.user_id:
+            return self.user.username
+        return f"Computer {self.position + 1}"
+
+
+class Deal(models.Model):
+    """One hand: its dealer, secret shuffle seed, whose turn and phase, and its result once over."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64)
+    turn = models.PositiveSmallIntegerField()
+    phase = models.CharField(max_length=10)
+    taken_discard = models.CharField(max_length=8, blank=True)
+    rebuilds = models.PositiveSmallIntegerField(default=0)
+    stalemate = models.BooleanField(default=False)
+    played_this_turn = models.BooleanField(default=False)
+    played_before = models.JSONField(default=list)
+    next_meld_number = models.PositiveSmallIntegerField(default=1)
+    result = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="deal_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.game} deal {self.number}"
+
+
+class Meld(models.Model):
+    """A meld on the table; its cards are the Card rows pointing at it, in ``position`` order."""
+
+    class Kind(models.TextChoices):
+        SET = "set", "Set"
+        RUN = "run", "Run"
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="melds")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=3, choices=Kind.choices)
+    owner = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="melds")
+
+    class Meta:
+        ordering = ["deal", "number"]
+        constraints = [models.UniqueConstraint(fields=["deal", "number"], name="meld_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.deal} meld {self.number}"
+
+
+class Card(models.Model):
+    """One physical card of a deal and where it is.
+
+    A physical card (``code`` plus ``copy``) has exactly one row per deal, and that row names one
+    place: the stock, the discard pile, a seat's hand, or a meld. ``position`` orders the cards in
+    that place (piles: 0 is the bottom).
+    """
+
+    class Location(models.TextChoices):
+        STOCK = "stock", "Stock"
+        DISCARD = "discard", "Discard pile"
+        HAND = "hand", "Hand"
+        MELD = "meld", "Meld"
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="cards")
+    code = models.CharField(max_length=8)
+    copy = models.PositiveSmallIntegerField(default=0)
+    location = models.CharField(max_length=7, choices=Location.choices)
+    position = models.PositiveSmallIntegerField()
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    meld = models.ForeignKey(Meld, null=True, blank=True, on_delete=models.CASCADE, related_name="cards")
+
+    class Meta:
+        ordering = ["deal", "location", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "code", "copy"], name="card_one_row_per_physical_card"),
+            models.CheckConstraint(
+                condition=(Q(location="hand", seat__isnull=False, meld__isnull=True)
+                           | Q(location="meld", seat__isnull=True, meld__isnull=False)
+                           | Q(location__in=["stock", "discard"], seat__isnull=True, meld__isnull=True)),
+                name="card_in_exactly_one_place",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code}~{self.copy}" if self.copy else self.code
+
+
+class Move(models.Model):
+    """One accepted action: the append-only log from which a game replays (seed + moves)."""
+
+    class Actor(models.TextChoices):
+        PLAYER = "player", "Player"
+        COMPUTER = "computer", "Computer"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    deal_number = models.PositiveSmallIntegerField()
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="moves")
+    actor = models.CharField(max_length=10, choices=Actor.choices)
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="move_unique_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.game} ply {self.ply}"

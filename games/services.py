@@ -1,0 +1,305 @@
+"""The only code that writes game rows: tables, seats, starting, moves and computer turns.
+
+Verbs follow the contract of their name: ``access_*`` finds, authorizes and (for writes) locks;
+``do_*``/the public verbs validate and mutate inside one transaction and send events only after
+commit (``games.notify``). Every refusal is a ``Refusal`` with an HTTP status, a stable code and a
+message, raised before anything is written, so a refused request changes nothing.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from . import notify, store
+from .engine.actions import Action, action_from_json
+from .engine.bots import simple
+from .engine.errors import IllegalAction
+from .engine.state import GameState, PlayerView
+from .engine.variants import VARIANTS, make_variant
+from .models import Game, Move, Seat
+
+CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "wrong_phase"})
+COMPUTER_TURN_LIMIT = 10_000
+"""Safety bound on consecutive computer moves played in one call."""
+
+
+class Refusal(Exception):
+    """A request the service refuses; nothing was written.
+
+    Attributes:
+        status: HTTP status for the answer: 400 malformed, 403 not allowed, 404 no such game,
+            409 conflict (stale version, not your turn, finished game), 422 against the rules.
+        code: stable machine-readable code, e.g. ``"stale_version"``, ``"bad_meld"``.
+        message: a sentence for the player. rule: rule book number, when one applies.
+    """
+
+    def __init__(self, status: int, code: str, message: str, rule: str = ""):
+        super().__init__(message)
+        self.status, self.code, self.message, self.rule = status, code, message, rule
+
+    @classmethod
+    def from_illegal(cls, error: IllegalAction) -> Refusal:
+        """Map an engine IllegalAction to a Refusal (400 malformed, 409 conflicts, else 422)."""
+        if error.code == "malformed":
+            status = 400
+        elif error.code in CONFLICT_CODES:
+            status = 409
+        else:
+            status = 422
+        return cls(status, error.code, error.message, error.rule)
+
+
+@dataclass
+class Board:
+    """Everything a page needs to show one game to one viewer (built from ``player_view`` only).
+
+    Attributes:
+        game, seats: rows; ``seat`` is the viewer's seat or None for a spectator.
+        view: the engine PlayerView for that seat, or None before the first deal.
+        last_moves: the latest moves, newest first. results: each finished hand's result JSON.
+    """
+
+    game: Game
+    seats: list[Seat]
+    seat: Seat | None
+    view: PlayerView | None
+    last_moves: list[Move]
+    results: list[dict]
+
+
+# ----- access ----------------------------------------------------------------------------------
+
+def _seat_of(user, seats: list[Seat]) -> Seat | None:
+    return next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+
+
+def _lock_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Refusal(404, "no_such_game", "There is no such game.") from None
+
+
+def can_watch(user, game: Game, seats: list[Seat]) -> bool:
+    """True when ``user`` may see ``game``: a seated player, or anyone signed in for a public table."""
+    return _seat_of(user, seats) is not None or (user.is_authenticated and not game.is_private)
+
+
+def access_board(user, game_id: int, recent_moves: int = 8) -> Board:
+    """Load the board of ``game_id`` as ``user`` may see it (read only, no lock).
+
+    Raises Refusal 404 (no such game) or 403 (a private game the user has no seat at).
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Refusal(404, "no_such_game", "There is no such game.")
+    rows = store.load_rows(game)
+    seat = _seat_of(user, rows.seats)
+    if not can_watch(user, game, rows.seats):
+        raise Refusal(403, "not_seated", "This is a private table; join it with its invite link.")
+    view = None
+    if rows.deal is not None:
+        view = store.load_state(rows).player_view(seat.position if seat else None)
+    moves = list(game.moves.order_by("-ply")[:recent_moves])
+    results = list(game.deals.exclude(result=None).order_by("number").values_list("result", flat=True))
+    return Board(game, rows.seats, seat, view, moves, results)
+
+
+# ----- tables ----------------------------------------------------------------------------------
+
+def create_table(user, *, variant: str, players: int, is_private: bool, options: dict | None = None,
+                 creator_plays: bool = True, seed: str | None = None) -> Game:
+    """Open a new table, with ``user`` in seat 0 unless ``creator_plays`` is False (computer-only
+    tables for ``simulate``). ``seed`` fixes the game seed for reproducible runs.
+
+    Raises Refusal 400 for an unknown variant or option, or a player count outside 2-4 (S2).
+    """
+    if variant not in VARIANTS:
+        raise Refusal(400, "bad_variant", "Choose a game to play.")
+    try:
+        rules = make_variant(variant, options)
+    except IllegalAction as error:
+        raise Refusal.from_illegal(error) from None
+    if not rules.min_players <= players <= rules.max_players:
+        raise Refusal(400, "bad_players", f"{rules.title} is for {rules.min_players}-{rules.max_players} players.", "S2")
+    with transaction.atomic():
+        game = Game.objects.create(variant=variant, options=rules.options(), players=players,
+                                   is_private=is_private, created_by=user, **({"seed": seed} if seed else {}))
+        if creator_plays:
+            Seat.objects.create(game=game, position=0, user=user)
+    return game
+
+
+def _free_position(game: Game) -> int:
+    taken = set(game.seats.values_list("position", flat=True))
+    free = [p for p in range(game.players) if p not in taken]
+    if not free:
+        raise Refusal(409, "table_full", "Every seat at this table is taken.")
+    return free[0]
+
+
+def _require_open(game: Game) -> None:
+    if game.status != Game.Status.OPEN:
+        raise Refusal(409, "already_started", "This game has already started.")
+
+
+def _changed(game: Game) -> None:
+    game.version += 1
+    game.save()
+    transaction.on_commit(lambda: notify.game_changed(game.pk, game.version))
+
+
+def join_table(user, game_id: int, invite_code: str = "") -> Seat:
+    """Seat ``user`` at an open table. A private table needs its ``invite_code``.
+
+    Raises Refusal 403 (private table, wrong code), 409 (started, full, already seated).
+    """
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.is_private and invite_code != game.invite_code:
+            raise Refusal(403, "invite_only", "This is a private table; join it with its invite link.")
+        _require_open(game)
+        if game.seats.filter(user=user).exists():
+            raise Refusal(409, "already_seated", "You already have a seat at this table.")
+        seat = Seat.objects.create(game=game, position=_free_position(game), user=user)
+        _changed(game)
+    return seat
+
+
+def _access_own_table(user, game_id: int) -> Game:
+    game = _lock_game(game_id)
+    if game.created_by_id != user.pk:
+        raise Refusal(403, "not_creator", "Only the player who opened the table can do that.")
+    _require_open(game)
+    return game
+
+
+def add_computer_player(user, game_id: int) -> Seat:
+    """Give the first empty seat of ``user``'s open table to a computer player.
+
+    Raises Refusal 403 (not the table's creator) or 409 (started or full).
+    """
+    with transaction.atomic():
+        game = _access_own_table(user, game_id)
+        seat = Seat.objects.create(game=game, position=_free_position(game), bot_level=Seat.BotLevel.SIMPLE)
+        _changed(game)
+    return seat
+
+
+def remove_seat(user, game_id: int, position: int) -> None:
+    """Free a seat of an open table: the creator may remove a computer player or another player,
+    and any player may leave (the creator cannot leave their own table).
+
+    Raises Refusal 403, 404 (no such seat) or 409 (the game has started).
+    """
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        _require_open(game)
+        seat = game.seats.filter(position=position).first()
+        if seat is None:
+            raise Refusal(404, "no_such_seat", "That seat is empty.")
+        leaving_self = seat.user_id == user.pk
+        if seat.user_id == game.created_by_id or not (leaving_self or game.created_by_id == user.pk):
+            raise Refusal(403, "not_allowed", "You cannot free that seat.")
+        seat.delete()
+        _changed(game)
+
+
+def start_game(user, game_id: int) -> Game:
+    """Deal the first hand of ``user``'s full table (computer players then move through
+    ``play_computer_turns``).
+
+    Raises Refusal 403 (not the creator) or 409 (started, or seats still empty).
+    """
+    with transaction.atomic():
+        game = _access_own_table(user, game_id)
+        rows = store.load_rows(game)
+        if len(rows.seats) != game.players:
+            raise Refusal(409, "seats_empty", "Fill every seat before you start.")
+        state = GameState.new(make_variant(game.variant, game.options), game.players, game.seed)
+        store.create_deal(rows, state.deal)
+        game.status = Game.Status.ACTIVE
+        game.started_at = timezone.now()
+        _changed(game)
+    return game
+
+
+# ----- moves -----------------------------------------------------------------------------------
+
+def _apply(rows: store.LoadedGame, before: GameState, seat: Seat, action: Action, actor: str) -> None:
+    """Apply ``action`` for ``seat`` to ``before`` and write the changed rows, the move log and the
+    new version. Raises Refusal when the rules forbid it."""
+    game = rows.game
+    try:
+        after, events = before.apply(seat.position, action)
+    except IllegalAction as error:
+        raise Refusal.from_illegal(error) from None
+    store.save_state(rows, before, after)
+    Move.objects.create(game=game, ply=game.version, deal_number=before.deal.number, seat=seat,
+                        actor=actor, action=action.to_json(), events=events)
+    if after.finished:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        for s, place in zip(rows.seats, after.standings()):
+            s.place = place
+        Seat.objects.bulk_update(rows.seats, ["place"])
+    _changed(game)
+
+
+def submit_move(user, game_id: int, version: int, action_json: dict) -> Game:
+    """Apply ``user``'s action (JSON, see ``engine.actions``) made against ``version``.
+
+    One transaction: lock the game row, check seat, status and version, rebuild the state, apply,
+    write the changed rows and one Move, bump the version; the event is sent after commit.
+
+    Raises Refusal: 404 no such game; 403 not seated; 409 stale version (also a repeated POST),
+    finished game, not your turn; 400 malformed action; 422 an action the rules forbid.
+    """
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        rows = store.load_rows(game)
+        seat = _seat_of(user, rows.seats)
+        if seat is None:
+            raise Refusal(403, "not_seated", "You do not have a seat at this table.")
+        if game.status != Game.Status.ACTIVE:
+            raise Refusal(409, "game_over" if game.status == Game.Status.FINISHED else "not_started",
+                          "This game is not in play.")
+        if version != game.version:
+            raise Refusal(409, "stale_version", "The game has moved on since your page was drawn; here is the board now.")
+        try:
+            action = action_from_json(action_json)
+        except IllegalAction as error:
+            raise Refusal.from_illegal(error) from None
+        _apply(rows, store.load_state(rows), seat, action, Move.Actor.PLAYER)
+    return game
+
+
+def play_computer_turn(game_id: int) -> bool:
+    """Play one action for the computer player to move in ``game_id``, if it is a computer's turn.
+
+    Returns True when an action was applied. The bot sees only its own PlayerView.
+    """
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.status != Game.Status.ACTIVE:
+            return False
+        rows = store.load_rows(game)
+        state = store.load_state(rows)
+        seat = rows.seats[state.deal.turn]
+        if not seat.is_bot:
+            return False
+        rng = random.Random(f"{game.seed}:bot:{game.version}")
+        action = simple.choose(state.player_view(seat.position), rng)
+        _apply(rows, state, seat, action, Move.Actor.COMPUTER)
+    return True
+
+
+def play_computer_turns(game_id: int) -> int:
+    """Let computer players move until a person is to move or the game ends; returns moves made."""
+    moves = 0
+    while moves < COMPUTER_TURN_LIMIT and play_computer_turn(game_id):
+        moves += 1
+    return moves

@@ -1,0 +1,181 @@
+"""The only translator between game rows and the rules engine.
+
+``load_state`` rebuilds a GameState from the rows of a game's current deal; ``save_state`` writes
+back only the rows an applied action changed (card places, new melds, the deal, seat totals), so
+the number of queries per move does not grow with the length of the game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+
+from .engine.cards import Card as EngineCard
+from .engine.cards import parse_card
+from .engine.melds import MeldShape
+from .engine.state import DealState, GameState, HandResult, Phase, TableMeld
+from .engine.variants import make_variant
+from .models import Card, Deal, Game, Meld, Seat
+
+Place = tuple[str, int, int | None, int | None]
+"""Where a card is: (location, position, seat position or None, meld number or None). Cards in a
+hand all have position 0: the engine keeps hands sorted, so only piles and melds need an order."""
+
+
+@dataclass
+class LoadedGame:
+    """A game's rows as loaded for one request.
+
+    Attributes:
+        game: the Game row. seats: its seats by position. deal: the current (latest) deal.
+        last_result: the result of the latest finished hand, as stored on its Deal row.
+        card_rows / meld_rows: the current deal's Card rows by (code, copy) and Meld rows by
+            number, filled by ``load_state`` and reused by ``save_state``.
+    """
+
+    game: Game
+    seats: list[Seat]
+    deal: Deal | None
+    last_result: HandResult | None
+    card_rows: dict[tuple[str, int], Card] = field(default_factory=dict)
+    meld_rows: dict[int, Meld] = field(default_factory=dict)
+
+
+def load_rows(game: Game) -> LoadedGame:
+    """Fetch seats (with users) and the two latest deals of ``game``: two queries."""
+    seats = list(game.seats.select_related("user").order_by("position"))
+    deals = list(game.deals.order_by("-number")[:2])
+    results = [deal.result for deal in deals if deal.result]
+    return LoadedGame(game, seats, deals[0] if deals else None,
+                      HandResult.from_json(results[0]) if results else None)
+
+
+def load_state(rows: LoadedGame) -> GameState:
+    """Rebuild the engine state of ``rows.game`` from its rows (two more queries: cards and melds).
+
+    Raises ValueError when the game has not been dealt yet.
+    """
+    game, deal = rows.game, rows.deal
+    if deal is None:
+        raise ValueError(f"game {game.pk} has no deal")
+    position_of_seat = {seat.pk: seat.position for seat in rows.seats}
+    melds = list(deal.melds.all())
+    rows.meld_rows = {meld.number: meld for meld in melds}
+    meld_number = {meld.pk: meld.number for meld in melds}
+    hands: list[list[EngineCard]] = [[] for _ in rows.seats]
+    stock: list[EngineCard] = []
+    discard: list[EngineCard] = []
+    meld_cards: dict[int, list[EngineCard]] = {meld.number: [] for meld in melds}
+    for row in deal.cards.order_by("position"):
+        rows.card_rows[(row.code, row.copy)] = row
+        card = EngineCard(row.code, row.copy)
+        if row.location == Card.Location.HAND:
+            hands[position_of_seat[row.seat_id]].append(card)
+        elif row.location == Card.Location.STOCK:
+            stock.append(card)
+        elif row.location == Card.Location.DISCARD:
+            discard.append(card)
+        else:
+            meld_cards[meld_number[row.meld_id]].append(card)
+    for hand in hands:
+        hand.sort()
+    table = [TableMeld(meld.number, position_of_seat[meld.owner_id], MeldShape(meld.kind, tuple(meld_cards[meld.number])))
+             for meld in melds]
+    deal_state = DealState(
+        number=deal.number, dealer=deal.dealer, seed=deal.seed, hands=hands, stock=stock, discard=discard,
+        melds=table, turn=deal.turn, phase=Phase(deal.phase),
+        taken_discard=parse_card(deal.taken_discard) if deal.taken_discard else None,
+        rebuilds=deal.rebuilds, stalemate=deal.stalemate, played_this_turn=deal.played_this_turn,
+        played_before=list(deal.played_before), next_meld_id=deal.next_meld_number,
+    )
+    return GameState(
+        variant=make_variant(game.variant, game.options), players=game.players, seed=game.seed,
+        totals=[seat.total for seat in rows.seats], deal=deal_state, last_result=rows.last_result,
+        finished=game.status == Game.Status.FINISHED,
+    )
+
+
+def _places(deal: DealState) -> dict[EngineCard, Place]:
+    places: dict[EngineCard, Place] = {}
+    for seat, hand in enumerate(deal.hands):
+        places.update({card: (Card.Location.HAND, 0, seat, None) for card in hand})
+    places.update({card: (Card.Location.STOCK, i, None, None) for i, card in enumerate(deal.stock)})
+    places.update({card: (Card.Location.DISCARD, i, None, None) for i, card in enumerate(deal.discard)})
+    for meld in deal.melds:
+        places.update({card: (Card.Location.MELD, i, None, meld.id) for i, card in enumerate(meld.shape.cards)})
+    return places
+
+
+def create_deal(rows: LoadedGame, deal: DealState) -> Deal:
+    """Insert the Deal row and one Card row per physical card for a freshly dealt ``deal``."""
+    row = Deal(game=rows.game, number=deal.number, dealer=deal.dealer, seed=deal.seed)
+    _copy_deal_fields(row, deal)
+    row.save()
+    seat_rows = rows.seats
+    cards = Card.objects.bulk_create(
+        Card(deal=row, code=card.code, copy=card.copy, location=location, position=position,
+             seat=seat_rows[seat] if seat is not None else None)
+        for card, (location, position, seat, _) in _places(deal).items()
+    )
+    rows.deal = row
+    rows.card_rows = {(card.code, card.copy): card for card in cards}
+    rows.meld_rows = {}
+    return row
+
+
+def _copy_deal_fields(row: Deal, deal: DealState) -> None:
+    row.turn = deal.turn
+    row.phase = deal.phase.value
+    row.taken_discard = deal.taken_discard.key if deal.taken_discard else ""
+    row.rebuilds = deal.rebuilds
+    row.stalemate = deal.stalemate
+    row.played_this_turn = deal.played_this_turn
+    row.played_before = list(deal.played_before)
+    row.next_meld_number = deal.next_meld_id
+
+
+def _save_deal(rows: LoadedGame, before: DealState, after: DealState, result: HandResult | None) -> None:
+    """Write what changed between two positions of the same deal: card places, new melds, the deal row."""
+    deal_row = rows.deal
+    old_places, new_places = _places(before), _places(after)
+    known_melds = {meld.id for meld in before.melds}
+    new_melds = [Meld(deal=deal_row, number=meld.id, kind=meld.shape.kind, owner=rows.seats[meld.owner])
+                 for meld in after.melds if meld.id not in known_melds]
+    Meld.objects.bulk_create(new_melds)
+    rows.meld_rows.update({meld.number: meld for meld in new_melds})
+    updates = []
+    for card, place in new_places.items():
+        if old_places[card] == place:
+            continue
+        location, position, seat, meld = place
+        row = rows.card_rows[(card.code, card.copy)]
+        row.location, row.position = location, position
+        row.seat = rows.seats[seat] if seat is not None else None
+        row.meld = rows.meld_rows[meld] if meld is not None else None
+        updates.append(row)
+    if updates:
+        Card.objects.bulk_update(updates, ["location", "position", "seat", "meld"])
+    _copy_deal_fields(deal_row, after)
+    if result is not None:
+        deal_row.result = result.to_json()
+        deal_row.ended_at = timezone.now()
+    deal_row.save()
+
+
+def save_state(rows: LoadedGame, before: GameState, after: GameState) -> None:
+    """Write the rows that changed from ``before`` to ``after`` (one applied action).
+
+    When the action ended a hand, the ended deal's final position and result are stored, seat
+    totals are updated, and the next deal (if any) is inserted.
+    """
+    ended = after.ended_deal
+    if ended is not None:
+        _save_deal(rows, before.deal, ended, after.last_result)
+        for seat, total in zip(rows.seats, after.totals):
+            seat.total = total
+        Seat.objects.bulk_update(rows.seats, ["total"])
+        rows.last_result = after.last_result
+        if after.deal is not ended:
+            create_deal(rows, after.deal)
+    else:
+        _save_deal(rows, before.deal, after.deal, None)

@@ -1,0 +1,18 @@
+"""Game URLs: lobby, tables, the board fragment and moves."""
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("games/new", views.game_new, name="game_new"),
+    path("games/<int:game_id>/", views.game_detail, name="game_detail"),
+    path("games/<int:game_id>/board", views.game_board, name="game_board"),
+    path("games/<int:game_id>/move", views.game_move, name="game_move"),
+    path("games/<int:game_id>/join", views.game_join, name="game_join"),
+    path("games/<int:game_id>/computer", views.game_add_computer, name="game_add_computer"),
+    path("games/<int:game_id>/seats/<int:position>/free", views.game_free_seat, name="game_free_seat"),
+    path("games/<int:game_id>/start", views.game_start, name="game_start"),
+    path("join/<str:code>", views.join_by_code, name="join_by_code"),
+    path("help/standard-rummy", views.help_standard, name="help_standard"),
+]

@@ -1,0 +1,162 @@
+"""HTMX pages and fragments. Thin: each view parses the request, calls one service, renders.
+
+A request with ``HX-Request`` gets the board fragment, any other the whole page (``Vary: HX-Request``
+is set by ``vary_on_headers``). Every state change is a POST with the CSRF token; a move also
+carries the game version it was made against.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_ratelimit.core import is_ratelimited
+
+from . import services
+from .forms import NewTableForm, move_payload
+from .models import Game
+from .presenters import board_context
+from .services import Refusal
+
+HAND_SORTS = ("suit", "rank")
+RATE_LIMITED = 429
+
+
+def _hand_sort(request: HttpRequest) -> str:
+    """The viewer's hand order, ``?sort=suit|rank``, remembered in the session."""
+    chosen = request.GET.get("sort")
+    if chosen in HAND_SORTS:
+        request.session["hand_sort"] = chosen
+    return request.session.get("hand_sort", "suit")
+
+
+def _board_response(request: HttpRequest, game_id: int, *, status: int = 200, error: Refusal | None = None,
+                    selected: tuple[str, ...] = ()) -> HttpResponse:
+    try:
+        board = services.access_board(request.user, game_id)
+    except Refusal as refusal:
+        return render(request, "games/refused.html", {"refusal": refusal}, status=refusal.status)
+    context = board_context(board, _hand_sort(request))
+    context.update({"error": error, "selected": set(selected)})
+    template = "games/_board.html" if request.htmx else "games/game.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby: open public tables, the user's own games, and the form to open a table."""
+    my_games = Game.objects.none()
+    if request.user.is_authenticated:
+        my_games = Game.objects.in_play().for_user(request.user).prefetch_related("seats__user")
+    open_tables = Game.objects.open_public().prefetch_related("seats__user")[:50]
+    return render(request, "games/lobby.html", {"form": NewTableForm(), "my_games": my_games,
+                                                "open_tables": open_tables})
+
+
+@login_required
+@require_POST
+def game_new(request: HttpRequest) -> HttpResponse:
+    """Open a new table from the lobby form and go to its page."""
+    form = NewTableForm(request.POST)
+    if not form.is_valid():
+        return render(request, "games/lobby.html", {"form": form, "my_games": [], "open_tables": []}, status=400)
+    game = services.create_table(request.user, **form.table_arguments())
+    return redirect(game)
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A game's page: waiting room, table in play, or final standings."""
+    return _board_response(request, game_id)
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The board fragment for the viewer (re-fetched after every ``game.changed`` event)."""
+    return _board_response(request, game_id)
+
+
+def _after_change(request: HttpRequest, game_id: int) -> HttpResponse:
+    services.play_computer_turns(game_id)
+    if request.htmx:
+        return _board_response(request, game_id)
+    return redirect("game_detail", game_id=game_id)
+
+
+def _refused(request: HttpRequest, game_id: int, refusal: Refusal, selected: tuple[str, ...] = ()) -> HttpResponse:
+    return _board_response(request, game_id, status=refusal.status, error=refusal, selected=selected)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Apply one move from the play form; 409 with the fresh board when stale, 400/403/422 on refusal."""
+    if is_ratelimited(request, group="games.move", key="user", rate=settings.RUMMY_MOVE_RATE, increment=True):
+        return _refused(request, game_id, Refusal(RATE_LIMITED, "rate_limited", "Too many moves; wait a moment."))
+    selected = tuple(request.POST.getlist("cards"))
+    try:
+        version, payload = move_payload(request.POST)
+        services.submit_move(request.user, game_id, version, payload)
+    except Refusal as refusal:
+        return _refused(request, game_id, refusal, selected)
+    return _after_change(request, game_id)
+
+
+def _table_action(request: HttpRequest, game_id: int, action, *args) -> HttpResponse:
+    try:
+        action(request.user, game_id, *args)
+    except Refusal as refusal:
+        return _refused(request, game_id, refusal)
+    return _after_change(request, game_id)
+
+
+@login_required
+@require_POST
+def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Take a free seat at an open table (a private one needs its invite code)."""
+    return _table_action(request, game_id, services.join_table, request.POST.get("code", ""))
+
+
+@login_required
+@require_POST
+def game_add_computer(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Give the next empty seat to a computer player (table creator only)."""
+    return _table_action(request, game_id, services.add_computer_player)
+
+
+@login_required
+@require_POST
+def game_free_seat(request: HttpRequest, game_id: int, position: int) -> HttpResponse:
+    """Leave an open table, or (creator) free another seat."""
+    return _table_action(request, game_id, services.remove_seat, position)
+
+
+@login_required
+@require_POST
+def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Deal the first hand (table creator, every seat filled)."""
+    return _table_action(request, game_id, services.start_game)
+
+
+@login_required
+@require_GET
+def join_by_code(request: HttpRequest, code: str) -> HttpResponse:
+    """An invite link: shows the private table with a Join button."""
+    game = Game.objects.filter(invite_code=code).first()
+    if game is None:
+        return render(request, "games/refused.html",
+                      {"refusal": Refusal(404, "no_such_game", "That invite link is not valid.")}, status=404)
+    return render(request, "games/invite.html", {"game": game, "seats": game.seats.select_related("user")})
+
+
+@require_GET
+def help_standard(request: HttpRequest) -> HttpResponse:
+    """How to play Standard Rummy on this site, in our own words."""
+    return render(request, "games/help_standard.html")

@@ -1,0 +1,54 @@
+/* Live game page: listens on the game's websocket and re-fetches this viewer's board when the game
+   moves on; keeps the tab title in step ("Your turn — ..."). No game logic lives here. */
+(function () {
+  "use strict";
+  var root = document.getElementById("game-root");
+  if (!root || !window.htmx) { return; }
+
+  // Refusals (400 malformed, 403, 409 stale, 422 against the rules, 429) come with a board to show.
+  htmx.config.responseHandling = [
+    { code: "204", swap: false },
+    { code: "[23]..", swap: true },
+    { code: "(400|403|409|422|429)", swap: true, error: false },
+    { code: "[45]..", swap: false, error: true }
+  ];
+
+  var boardUrl = root.dataset.boardUrl;
+  var retryDelay = 1000;
+  var MAX_RETRY_DELAY = 30000;
+  var FORBIDDEN = 4403;
+
+  function board() { return document.getElementById("board"); }
+  function shownVersion() {
+    var el = board();
+    return el ? parseInt(el.dataset.version || "0", 10) : 0;
+  }
+  function refresh() { htmx.ajax("GET", boardUrl, { target: "#board", swap: "outerHTML" }); }
+  function showTitle() {
+    var el = board();
+    if (el && el.dataset.title) { document.title = el.dataset.title; }
+  }
+
+  function connect() {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + window.location.host + root.dataset.socketPath);
+    socket.addEventListener("open", function () {
+      if (retryDelay > 1000) { refresh(); }  // back after a drop: resync once
+      retryDelay = 1000;
+    });
+    socket.addEventListener("message", function (event) {
+      var message = JSON.parse(event.data);
+      if (message.type === "game.changed" && message.version > shownVersion()) { refresh(); }
+    });
+    socket.addEventListener("close", function (event) {
+      if (event.code === FORBIDDEN) { return; }
+      window.setTimeout(connect, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY);
+    });
+  }
+
+  document.body.addEventListener("htmx:afterSettle", showTitle);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { refresh(); } });
+  showTitle();
+  connect();
+})();
