@@ -14,6 +14,8 @@
   ];
 
   var boardUrl = root.dataset.boardUrl;
+  var newestVersion = 0;    // the newest version any event has announced
+  var requestsInFlight = 0; // the page's own requests (moves, re-fetches) not yet answered
   var retryDelay = 1000;
   var MAX_RETRY_DELAY = 30000;
   var FORBIDDEN = 4403;
@@ -24,6 +26,11 @@
     return el ? parseInt(el.dataset.version || "0", 10) : 0;
   }
   function refresh() { htmx.ajax("GET", boardUrl, { target: "#board", swap: "outerHTML" }); }
+  // Re-fetch at most once at a time, and never while a move is being answered: that answer
+  // already carries the newest board.
+  function catchUp() {
+    if (requestsInFlight === 0 && newestVersion > shownVersion()) { refresh(); }
+  }
   function showTitle() {
     var el = board();
     if (el && el.dataset.title) { document.title = el.dataset.title; }
@@ -38,7 +45,10 @@
     });
     socket.addEventListener("message", function (event) {
       var message = JSON.parse(event.data);
-      if (message.type === "game.changed" && message.version > shownVersion()) { refresh(); }
+      if (message.type === "game.changed") {
+        newestVersion = Math.max(newestVersion, message.version);
+        catchUp();
+      }
     });
     socket.addEventListener("close", function (event) {
       if (event.code === FORBIDDEN) { return; }
@@ -47,7 +57,11 @@
     });
   }
 
-  document.body.addEventListener("htmx:afterSettle", showTitle);
+  document.body.addEventListener("htmx:beforeRequest", function () { requestsInFlight += 1; });
+  document.body.addEventListener("htmx:afterRequest", function () {
+    requestsInFlight = Math.max(0, requestsInFlight - 1);
+  });
+  document.body.addEventListener("htmx:afterSettle", function () { showTitle(); catchUp(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { refresh(); } });
   showTitle();
   connect();
