@@ -29,15 +29,15 @@ class LoadedGame:
     Attributes:
         game: the Game row. seats: its seats by position. deal: the current (latest) deal.
         last_result: the result of the latest finished hand, as stored on its Deal row.
-        card_rows / meld_rows: the current deal's Card rows by (code, copy) and Meld rows by
-            number, filled by ``load_state`` and reused by ``save_state``.
+        card_ids / meld_rows: the current deal's Card primary keys by (code, copy) and Meld rows
+            by number, filled by ``load_state`` and reused by ``save_state``.
     """
 
     game: Game
     seats: list[Seat]
     deal: Deal | None
     last_result: HandResult | None
-    card_rows: dict[tuple[str, int], Card] = field(default_factory=dict)
+    card_ids: dict[tuple[str, int], int] = field(default_factory=dict)
     meld_rows: dict[int, Meld] = field(default_factory=dict)
 
 
@@ -66,17 +66,18 @@ def load_state(rows: LoadedGame) -> GameState:
     stock: list[EngineCard] = []
     discard: list[EngineCard] = []
     meld_cards: dict[int, list[EngineCard]] = {meld.number: [] for meld in melds}
-    for row in deal.cards.order_by("position"):
-        rows.card_rows[(row.code, row.copy)] = row
-        card = EngineCard(row.code, row.copy)
-        if row.location == Card.Location.HAND:
-            hands[position_of_seat[row.seat_id]].append(card)
-        elif row.location == Card.Location.STOCK:
+    placed = deal.cards.order_by("position").values_list("pk", "code", "copy", "location", "seat_id", "meld_id")
+    for pk, code, copy, location, seat_id, meld_id in placed:
+        rows.card_ids[(code, copy)] = pk
+        card = EngineCard(code, copy)
+        if location == Card.Location.HAND:
+            hands[position_of_seat[seat_id]].append(card)
+        elif location == Card.Location.STOCK:
             stock.append(card)
-        elif row.location == Card.Location.DISCARD:
+        elif location == Card.Location.DISCARD:
             discard.append(card)
         else:
-            meld_cards[meld_number[row.meld_id]].append(card)
+            meld_cards[meld_number[meld_id]].append(card)
     for hand in hands:
         hand.sort()
     table = [TableMeld(meld.number, position_of_seat[meld.owner_id], MeldShape(meld.kind, tuple(meld_cards[meld.number])))
@@ -118,7 +119,7 @@ def create_deal(rows: LoadedGame, deal: DealState) -> Deal:
         for card, (location, position, seat, _) in _places(deal).items()
     )
     rows.deal = row
-    rows.card_rows = {(card.code, card.copy): card for card in cards}
+    rows.card_ids = {(card.code, card.copy): card.pk for card in cards}
     rows.meld_rows = {}
     return row
 
@@ -148,11 +149,9 @@ def _save_deal(rows: LoadedGame, before: DealState, after: DealState, result: Ha
         if old_places[card] == place:
             continue
         location, position, seat, meld = place
-        row = rows.card_rows[(card.code, card.copy)]
-        row.location, row.position = location, position
-        row.seat = rows.seats[seat] if seat is not None else None
-        row.meld = rows.meld_rows[meld] if meld is not None else None
-        updates.append(row)
+        updates.append(Card(pk=rows.card_ids[(card.code, card.copy)], location=location, position=position,
+                            seat=rows.seats[seat] if seat is not None else None,
+                            meld=rows.meld_rows[meld] if meld is not None else None))
     if updates:
         Card.objects.bulk_update(updates, ["location", "position", "seat", "meld"])
     _copy_deal_fields(deal_row, after)
