@@ -64,12 +64,14 @@ class Card:
 def parse_card(key: str) -> Card:
     """Parse a card key (``"QC"``, ``"10H"``, ``"JK"``, ``"AS~1"``) into a Card.
 
+    A key has one spelling: a first copy is written bare, a later copy as ``~N`` with N >= 1.
+
     Raises:
         ValueError: the text is not a card of the French-suited deck.
     """
-    code, _, copy_text = key.partition("~")
-    copy = int(copy_text) if copy_text.isdigit() else (0 if not copy_text else -1)
-    if copy < 0 or not (code == JOKER or (code[:-1] in _RANK_VALUES and code[-1:] in SUITS)):
+    code, tilde, copy_text = key.partition("~")
+    copy = int(copy_text) if copy_text.isdigit() and copy_text[0] != "0" else 0
+    if (tilde and copy == 0) or not (code == JOKER or (code[:-1] in _RANK_VALUES and code[-1:] in SUITS)):
         raise ValueError(f"not a card: {key!r}")
     return Card(code, copy)
 

@@ -105,9 +105,9 @@ def check_run(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
     if _run_order(ranks):
         return MeldShape(RUN, tuple(sorted(cards, key=lambda c: c.rank)))
     high = [ACE_HIGH_RANK if r == 1 else r for r in ranks]
-    if 1 in ranks and _run_order(high):
-        if rules.ace_high:
-            return MeldShape(RUN, tuple(sorted(cards, key=lambda c: ACE_HIGH_RANK if c.rank == 1 else c.rank)))
+    if rules.ace_high and 1 in ranks and _run_order(high):
+        return MeldShape(RUN, tuple(sorted(cards, key=lambda c: ACE_HIGH_RANK if c.rank == 1 else c.rank)))
+    if not rules.ace_high and 1 in ranks and 13 in ranks:
         raise _refuse("Aces are low only: a run may go A-2-3 but not Q-K-A or K-A-2.", rules)
     ordered = sorted(cards, key=lambda c: c.rank)
     gap = next((a, b) for a, b in zip(ordered, ordered[1:]) if b.rank - a.rank != 1)

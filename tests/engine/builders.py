@@ -1,0 +1,238 @@
+"""Builders for exact Standard Rummy positions, written in the rule book's card notation.
+
+Cards are written as in RULES.md ("Card notation"): ``"AS 10H QC"``. Piles are written bottom to
+top, so the last card of ``stock`` is drawn first and the last card of ``discard`` is the top
+discard, matching ``DealState`` (whose piles have their top at the end).
+
+Typical use::
+
+    state = build(["4C 5C 6C 9S", "KH QH"], discard="2D 9H", turn=0, phase="play")
+    after, events = state.apply(0, lay_meld("4C 5C 6C"))
+
+Nothing here needs Django.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, is_dataclass
+from typing import Iterable
+
+import pytest
+
+from games.engine.actions import Action, Discard, DrawStock, LayMeld, LayOff, TakeDiscard
+from games.engine.cards import Card, parse_card
+from games.engine.errors import IllegalAction
+from games.engine.melds import read_meld
+from games.engine.state import DealState, GameState, Phase, TableMeld
+from games.engine.variants.standard import StandardRummy
+
+__all__ = [
+    "DrawStock", "TakeDiscard", "Phase", "build", "card", "cards", "deal_cards", "discard", "expect_illegal",
+    "held", "key_list", "lay_meld", "lay_off", "meld_keys", "play", "snapshot", "sorted_keys",
+]
+
+
+def card(text: str) -> Card:
+    """One card from notation, e.g. ``card("10H")``."""
+    return parse_card(text)
+
+
+def cards(text: str) -> list[Card]:
+    """Cards from space-separated notation, e.g. ``cards("AS 10H QC")``; ``""`` gives ``[]``."""
+    return [parse_card(word) for word in text.split()]
+
+
+def key_list(text: str) -> tuple[str, ...]:
+    """Card keys for an action, e.g. ``key_list("AS 2S") == ("AS", "2S")`` (each checked by parse_card)."""
+    return tuple(c.key for c in cards(text))
+
+
+def lay_meld(text: str) -> LayMeld:
+    """A LayMeld action for the cards in ``text``."""
+    return LayMeld(key_list(text))
+
+
+def lay_off(meld_id: int, text: str) -> LayOff:
+    """A LayOff action putting the cards in ``text`` on meld ``meld_id``."""
+    return LayOff(meld_id, key_list(text))
+
+
+def discard(text: str) -> Discard:
+    """A Discard action for the single card ``text``."""
+    return Discard(card(text).key)
+
+
+def build(
+    hands: list[str],
+    *,
+    stock: str | None = None,
+    discard: str = "",
+    melds: Iterable[tuple[int, str]] = (),
+    turn: int = 0,
+    phase: Phase | str = Phase.DRAW,
+    dealer: int | None = None,
+    taken: str | None = None,
+    totals: list[int] | None = None,
+    rebuilds: int = 0,
+    stalemate: bool = False,
+    played_before: list[bool] | None = None,
+    played_this_turn: bool = False,
+    number: int = 1,
+    variant: StandardRummy | None = None,
+    seed: str = "builder-seed",
+) -> GameState:
+    """Build a GameState for Standard Rummy holding exactly the given position.
+
+    Args:
+        hands: one notation string per seat; the number of seats is ``len(hands)``.
+        stock: the stock, bottom to top. ``None`` puts every card of the 52-card deck not used
+            elsewhere into the stock (in deck order), so the position holds the whole deck (S1).
+        discard: the discard pile, bottom to top.
+        melds: ``(owner, "cards")`` pairs; they get ids 1, 2, ... in the order given and are
+            checked with the variant's meld rules (S8).
+        turn, phase: seat to move and its phase (0.2). ``taken``: the card taken from the
+            discard pile this turn (S7); it must be in the mover's hand.
+        dealer: dealer seat; by default the seat right of ``turn``, so the mover is left of it (S4).
+        totals, rebuilds, stalemate, played_before, played_this_turn, number: as in DealState /
+            GameState; all default to a fresh first hand.
+
+    The builder refuses a position that holds the same card twice, so test typos fail loudly.
+    """
+    variant = variant or StandardRummy()
+    players = len(hands)
+    hand_cards = [cards(h) for h in hands]
+    discard_cards = cards(discard)
+    meld_specs = list(melds)
+    table = [TableMeld(i, owner, read_meld(cards(text), variant.meld_rules))
+             for i, (owner, text) in enumerate(meld_specs, start=1)]
+    used = [c for h in hand_cards for c in h] + discard_cards + [c for m in table for c in m.shape.cards]
+    if stock is None:
+        stock_cards = [c for c in variant.deck() if c not in used]
+    else:
+        stock_cards = cards(stock)
+    everything = used + stock_cards
+    repeated = sorted({c.key for c in everything if everything.count(c) > 1})
+    assert not repeated, f"builder: cards placed twice: {repeated}"
+    taken_card = card(taken) if taken else None
+    assert taken_card is None or taken_card in hand_cards[turn], "builder: the taken card must be in the mover's hand"
+    deal = DealState(
+        number=number,
+        dealer=(turn - 1) % players if dealer is None else dealer,
+        seed=f"{seed}:deal:{number}",
+        hands=hand_cards,
+        stock=stock_cards,
+        discard=discard_cards,
+        melds=table,
+        turn=turn,
+        phase=Phase(phase),
+        taken_discard=taken_card,
+        rebuilds=rebuilds,
+        stalemate=stalemate,
+        played_this_turn=played_this_turn,
+        played_before=list(played_before) if played_before is not None else [False] * players,
+        next_meld_id=len(table) + 1,
+    )
+    return GameState(variant=variant, players=players, seed=seed,
+                     totals=list(totals) if totals is not None else [0] * players, deal=deal)
+
+
+def deal_cards(state: GameState) -> list[Card]:
+    """Every physical card of the current deal, sorted: hands, stock, discard pile and table.
+
+    Collected here rather than with ``DealState.all_cards`` so that conservation checks do not
+    trust the code under test.
+    """
+    deal = state.deal
+    found = [c for hand in deal.hands for c in hand] + list(deal.stock) + list(deal.discard)
+    return sorted(found + [c for meld in deal.melds for c in meld.shape.cards])
+
+
+def held(state: GameState, seat: int) -> list[str]:
+    """The keys of the cards ``seat`` holds, sorted: the rules give a hand no order."""
+    return sorted(c.key for c in state.deal.hands[seat])
+
+
+def sorted_keys(text: str) -> list[str]:
+    """The keys of the cards in ``text``, sorted like ``held`` sorts them."""
+    return sorted(c.key for c in cards(text))
+
+
+def meld_keys(state: GameState) -> list[tuple[int, int, str]]:
+    """The table as ``(id, owner, "cards in table order")`` triples, for readable assertions."""
+    return [(m.id, m.owner, " ".join(c.key for c in m.shape.cards)) for m in state.deal.melds]
+
+
+def _plain(value: object) -> object:
+    """A deep, comparable copy of a state value (cards become keys, dataclasses dicts)."""
+    if isinstance(value, Card):
+        return value.key
+    if isinstance(value, TableMeld):
+        return (value.id, value.owner, value.shape.kind, tuple(c.key for c in value.shape.cards))
+    if is_dataclass(value) and not isinstance(value, type):
+        return {k: _plain(v) for k, v in asdict(value).items()}
+    if isinstance(value, (list, tuple)):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
+def _deal_snapshot(deal: DealState | None) -> dict | None:
+    """Everything a DealState holds, as plain comparable values."""
+    if deal is None:
+        return None
+    return {
+        "number": deal.number,
+        "dealer": deal.dealer,
+        "deal_seed": deal.seed,
+        "hands": _plain(deal.hands),
+        "stock": _plain(deal.stock),
+        "discard": _plain(deal.discard),
+        "melds": _plain(deal.melds),
+        "turn": deal.turn,
+        "phase": str(deal.phase),
+        "taken_discard": _plain(deal.taken_discard),
+        "rebuilds": deal.rebuilds,
+        "stalemate": deal.stalemate,
+        "played_this_turn": deal.played_this_turn,
+        "played_before": tuple(deal.played_before),
+        "next_meld_id": deal.next_meld_id,
+    }
+
+
+def snapshot(state: GameState) -> dict:
+    """A deep snapshot of everything a GameState holds (rule 0.7 checks compare two of these).
+
+    Covers the deal in progress (hands, stock, discard, melds, turn, phase, taken card, rebuild
+    count, stalemate flag, rummy bookkeeping, deal number, dealer), totals, the last result, the
+    finished flag and, when the engine keeps one, the position of the hand that just ended.
+    """
+    return {
+        "players": state.players,
+        "seed": state.seed,
+        "variant": _plain(state.variant),
+        "totals": tuple(state.totals),
+        "finished": state.finished,
+        "last_result": _plain(state.last_result),
+        "deal": _deal_snapshot(state.deal),
+        "ended_deal": _deal_snapshot(getattr(state, "ended_deal", None)),
+    }
+
+
+def play(state: GameState, seat: int, *actions: Action) -> tuple[GameState, list[dict]]:
+    """Apply ``actions`` by ``seat`` one after another; return the last state and all events."""
+    events: list[dict] = []
+    for action in actions:
+        state, new_events = state.apply(seat, action)
+        events += new_events
+    return state, events
+
+
+def expect_illegal(state: GameState, seat: int, action: Action, code: str, rule: str | None = None) -> IllegalAction:
+    """Assert that ``action`` by ``seat`` is refused with ``code`` (and ``rule`` if given) and that
+    the state is left exactly as it was (rule 0.7). Returns the refusal for further checks."""
+    before = snapshot(state)
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(seat, action)
+    assert refused.value.code == code, f"expected {code!r}, got {refused.value.code!r}: {refused.value}"
+    if rule is not None:
+        assert refused.value.rule == rule
+    assert snapshot(state) == before, "an illegal action changed the state (rule 0.7)"
+    return refused.value
