@@ -43,7 +43,7 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
     cards = post.getlist("cards")
     meld = post.get("lay_off_on")
     if meld is not None:
-        if not meld.isdigit():
+        if not (meld.isascii() and meld.isdigit()):
             raise Refusal(400, "malformed", "Choose the meld to lay off on.")
         return version, {"type": "lay_off", "meld": int(meld), "cards": cards}
     kind = post.get("action")

@@ -122,7 +122,7 @@ def create_table(user, *, variant: str, players: int, is_private: bool, options:
     try:
         rules = make_variant(variant, options)
     except IllegalAction as error:
-        raise Refusal.from_illegal(error) from None
+        raise Refusal(400, error.code, error.message) from None
     if not rules.min_players <= players <= rules.max_players:
         raise Refusal(400, "bad_players", f"{rules.title} is for {rules.min_players}-{rules.max_players} players.", "S2")
     with transaction.atomic():

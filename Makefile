@@ -1,0 +1,22 @@
+# Development entry points: `make run` serves the site, `make test` runs the whole test suite.
+PYTHON3 ?= python3
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+# Rebuilt (packages reinstalled) whenever a requirements file changes.
+VENV_STAMP := $(VENV)/.requirements-installed
+
+.PHONY: run test venv
+
+$(VENV_STAMP): requirements.txt requirements-dev.txt
+	test -x $(PYTHON) || $(PYTHON3) -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+venv: $(VENV_STAMP)
+
+run: $(VENV_STAMP)
+	$(PYTHON) manage.py migrate
+	$(PYTHON) manage.py runserver 127.0.0.1:8000
+
+test: $(VENV_STAMP)
+	$(PYTHON) -m pytest

@@ -1,0 +1,9 @@
+"""App configuration for the accounts app."""
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    """User accounts: the project's custom user model."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "accounts"

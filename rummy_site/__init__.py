@@ -1,0 +1,1 @@
+"""Project package for the Rummy Table site: settings, URLs, ASGI and WSGI entry points."""

@@ -1,0 +1,12 @@
+"""Top-level URL configuration."""
+from django.contrib import admin
+from django.urls import include, path
+
+from rummy_site import health
+
+urlpatterns = [
+    path("accounts/", include("allauth.urls")),
+    path("healthz", health.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("", include("games.urls")),
+]

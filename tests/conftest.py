@@ -1,0 +1,45 @@
+"""Fixtures and settings shared by the whole test suite."""
+import os
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+
+hypothesis_settings.register_profile(
+    "ci",
+    derandomize=True,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+hypothesis_settings.register_profile("dev", deadline=None)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+E2E_DIR = Path(__file__).parent / "e2e"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark tests under tests/e2e ``e2e`` and run them last; skip ``postgres`` tests elsewhere.
+
+    Browser tests go last because Playwright's sync API leaves its event loop registered as running
+    in the main thread while the session's browser is open, which async tests and Django's
+    async-safety check would otherwise trip over.
+    """
+    on_postgres = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    skip_postgres = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL=postgres://...)")
+    for item in items:
+        if item.path.is_relative_to(E2E_DIR):
+            item.add_marker(pytest.mark.e2e)
+        if not on_postgres and item.get_closest_marker("postgres"):
+            item.add_marker(skip_postgres)
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    """Start every test with an empty cache, so rate-limit counters never leak between tests."""
+    cache.clear()

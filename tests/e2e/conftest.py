@@ -1,0 +1,160 @@
+"""Browser-test fixtures: Debian's chromium driven by Playwright against a live daphne server.
+
+The server is the project's real ASGI application (HTTP and websockets) served by daphne in a forked
+process on 127.0.0.1 and a free port, reading and writing the pytest test database. Tests that use
+``live_server_url`` get ``transactional_db``: what a test writes is committed, so the server sees it,
+and the tables are emptied after the test.
+"""
+import itertools
+import re
+import shutil
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from daphne.testing import DaphneProcess
+from django.db import connections
+from playwright.sync_api import expect, sync_playwright
+
+SERVER_HOST = "127.0.0.1"
+SERVER_START_TIMEOUT_SECONDS = 30
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+E2E_PASSWORD = "felt-table-4-rummy"
+
+
+def _server_application():
+    """Build the ASGI application inside the forked server process.
+
+    A fork copies the test process's memory but none of its threads, so asgiref's shared
+    single-thread executor (used by channels' database_sync_to_async outside a request) would wait
+    forever on a worker thread that no longer exists, and cached channel layers would hold queues
+    bound to the test process's event loops: both are replaced with fresh ones here.
+
+    Every browser in the suite comes from 127.0.0.1, so allauth's per-IP rate limits would couple
+    unrelated tests; they are switched off in the server process only (tests/accounts covers them).
+    """
+    from asgiref.sync import SyncToAsync
+    from channels.layers import channel_layers
+    from channels.routing import get_default_application
+    from django.conf import settings
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    channel_layers.backends.clear()
+    if SERVER_HOST not in settings.ALLOWED_HOSTS:
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, SERVER_HOST]
+    settings.ACCOUNT_RATE_LIMITS = False
+    return ASGIStaticFilesHandler(get_default_application())
+
+
+@pytest.fixture(scope="session")
+def _daphne_server(django_db_setup, django_db_blocker):
+    """Run daphne with the project's ASGI app on 127.0.0.1 for the whole session; yield its URL."""
+    with django_db_blocker.unblock():
+        # The child is forked: it must not inherit open database connections, and it keeps the
+        # unblocked database access it is forked with.
+        connections.close_all()
+        process = DaphneProcess(host=SERVER_HOST, get_application=_server_application)
+        process.start()
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_SECONDS
+    while not process.ready.wait(0.2):
+        if not process.is_alive() or time.monotonic() > deadline:
+            process.terminate()
+            detail = "" if process.errors.empty() else process.errors.get(timeout=1)[1]
+            raise RuntimeError(f"the live daphne server did not start\n{detail}")
+    yield f"http://{SERVER_HOST}:{process.port.value}"
+    process.terminate()
+    process.join(10)
+
+
+@pytest.fixture
+def live_server_url(_daphne_server, transactional_db):
+    """URL of the live server (``http://127.0.0.1:<port>``), with committed database access."""
+    return _daphne_server
+
+
+@pytest.fixture(scope="session")
+def browser(_daphne_server):
+    """A headless Debian chromium, shared by the session; each test opens its own contexts.
+
+    It depends on the server so that the test database exists and daphne is forked before
+    Playwright starts. Playwright's sync API keeps its event loop registered as running in this
+    thread, so Django's async-safety check is lifted while the browser is open (the test code
+    itself is synchronous; tests/conftest.py runs browser tests last).
+    """
+    executable = shutil.which("chromium")
+    if executable is None:
+        pytest.skip("chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        playwright = sync_playwright().start()
+        chromium = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+        playwright.stop()
+
+
+@pytest.fixture
+def browser_context(browser, live_server_url):
+    """Open fresh browser contexts (separate cookies) with ``base_url`` set to the live server.
+
+    Call it to get a new context; every context is closed after the test.
+    """
+    contexts = []
+
+    def open_context():
+        context = browser.new_context(base_url=live_server_url)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context
+
+    yield open_context
+    for context in contexts:
+        context.close()
+
+
+def _log_in(page, login, password):
+    """Log in through the real login form and wait until the browser has left it."""
+    page.goto("/accounts/login/")
+    form = page.locator("main form")
+    form.locator("input[name=login]").fill(login)
+    form.locator("input[name=password]").fill(password)
+    form.get_by_role("button", name=re.compile("sign in", re.I)).click()
+    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
+
+
+@pytest.fixture
+def log_in():
+    """``log_in(page, username_or_email, password)``: log in through the real login form."""
+    return _log_in
+
+
+@pytest.fixture
+def new_user_page(browser_context, django_user_model):
+    """Create users and log each in through the login form in a fresh browser context.
+
+    Call ``new_user_page()`` or ``new_user_page("alice")`` to get a logged-in Playwright ``Page``
+    (base URL: the live server); every such user's password is ``E2E_PASSWORD``.
+    """
+    counter = itertools.count(1)
+
+    def make(username=None):
+        username = username or f"player{next(counter)}"
+        django_user_model.objects.create_user(
+            username=username, email=f"{username}@example.com", password=E2E_PASSWORD
+        )
+        page = browser_context().new_page()
+        _log_in(page, username, E2E_PASSWORD)
+        return page
+
+    return make
