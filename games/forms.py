@@ -8,6 +8,8 @@ from .engine.variants import VARIANTS
 from .engine.variants.standard import DEFAULT_TARGET
 from .services import Refusal
 
+LOWEST_TARGET = 50
+HIGHEST_TARGET = 500
 MOVE_TYPES = ("draw_stock", "take_discard", "lay_meld", "lay_off", "discard")
 
 
@@ -17,7 +19,7 @@ class NewTableForm(forms.Form):
     variant = forms.ChoiceField(choices=[(name, v.title) for name, v in VARIANTS.items()], initial="standard")
     players = forms.TypedChoiceField(choices=[(n, f"{n} players") for n in (2, 3, 4)], coerce=int, initial=2)
     is_private = forms.BooleanField(required=False, label="Private table (join by invite link only)")
-    target = forms.IntegerField(min_value=50, max_value=500, initial=DEFAULT_TARGET,
+    target = forms.IntegerField(min_value=LOWEST_TARGET, max_value=HIGHEST_TARGET, initial=DEFAULT_TARGET,
                                 label="Game ends when a player reaches (penalty points)")
     going_rummy = forms.BooleanField(required=False, label="Going rummy doubles penalties (rule S14)")
 

@@ -287,10 +287,10 @@ def play_computer_turn(game_id: int) -> bool:
         if game.status != Game.Status.ACTIVE:
             return False
         rows = store.load_rows(game)
-        state = store.load_state(rows)
-        seat = rows.seats[state.deal.turn]
+        seat = rows.seats[rows.deal.turn]
         if not seat.is_bot:
             return False
+        state = store.load_state(rows)
         rng = random.Random(f"{game.seed}:bot:{game.version}")
         action = simple.choose(state.player_view(seat.position), rng)
         _apply(rows, state, seat, action, Move.Actor.COMPUTER)

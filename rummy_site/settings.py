@@ -181,8 +181,6 @@ ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 
 # Game moves are rate limited per user with django-ratelimit by the games views.
 RUMMY_MOVE_RATE = os.environ.get("RUMMY_MOVE_RATE", "120/m")
-# Pause before a computer player moves, in seconds.
-RUMMY_BOT_DELAY_SECONDS = float(os.environ.get("RUMMY_BOT_DELAY_SECONDS", "0"))
 
 # E-mail: console in development, SMTP when EMAIL_HOST is set.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")

@@ -871,3 +871,16 @@ def test_edge_case_9_reaching_exactly_100_ends_the_game_and_the_lowest_total_win
     assert after.standings() == (1, 2)
     assert event_types(events)[-2:] == ["hand_over", "game_over"]
     assert after.deal.number == 1  # no further deal
+
+
+@pytest.mark.parametrize("options", [
+    {"target": "high"}, {"target": True}, {"target": 0}, {"target": -100}, {"going_rummy": "yes"}, {"jokers": 2},
+])
+def test_s14_s15_table_options_are_checked(options):
+    with pytest.raises(IllegalAction) as refusal:
+        make_variant("standard", options)
+    assert refusal.value.code == "bad_options"
+
+
+def test_s14_s15_table_options_round_trip_as_json():
+    assert make_variant("standard", {"target": 50, "going_rummy": True}).options() == {"target": 50, "going_rummy": True}

@@ -13,7 +13,9 @@ def make_variant(name: str, options: dict | None = None):
     Raises:
         IllegalAction("bad_options"): unknown variant or option.
     """
+    if name not in VARIANTS:
+        raise IllegalAction("bad_options", f"Unknown variant {name!r}.")
     try:
         return VARIANTS[name](**(options or {}))
-    except (KeyError, TypeError) as error:
-        raise IllegalAction("bad_options", f"Unknown variant or table option: {error}") from None
+    except TypeError as error:
+        raise IllegalAction("bad_options", f"Unknown table option: {error}") from None

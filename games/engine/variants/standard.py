@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import Card, standard_deck
+from ..errors import IllegalAction
 from ..melds import MeldRules
 
 FACE_CARD_POINTS = 10
@@ -21,6 +22,8 @@ class StandardRummy:
     Attributes:
         target: penalty total that ends the game (rule S15), default 100.
         going_rummy: S14 option; going out in one turn doubles every opponent's penalty.
+
+    Raises IllegalAction("bad_options") for an option of the wrong type or out of range.
     """
 
     target: int = DEFAULT_TARGET
@@ -33,6 +36,12 @@ class StandardRummy:
     meld_rules = MeldRules(rule="S8", set_min=3, set_max=4, set_distinct_suits=True, run_min=3)
     max_rebuilds = 2
     """Stock rebuilds allowed per hand; the next time it empties the hand is a stalemate (S16)."""
+
+    def __post_init__(self):
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
+            raise IllegalAction("bad_options", "The target must be a positive whole number of points.", "S15")
+        if not isinstance(self.going_rummy, bool):
+            raise IllegalAction("bad_options", "Going rummy is either on or off.", "S14")
 
     def deck(self) -> list[Card]:
         """One 52-card deck, no jokers (rule S1)."""

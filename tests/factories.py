@@ -1,0 +1,231 @@
+"""Explicit factories for the Django-side tests: users, tables and started games, built through the
+real service functions (``games.services``), plus helpers to read a game back and to drive it over HTTP.
+
+Typical use::
+
+    game = make_started_game(players=2, seed="errors")
+    mover = seat_to_move(game)
+    before = snapshot(game)
+    response = post_move(login(mover.user), game, {"type": "draw_stock"}, version=game.version)
+    assert snapshot(game) != before
+
+Nothing here is a pytest fixture: every test builds what it needs and says so.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from typing import Iterable, Sequence
+
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from games import services, store
+from games.engine.bots import simple
+from games.engine.state import GameState
+from games.models import Card, Deal, Game, Meld, Move, Seat
+
+PASSWORD = "felt-table-4-rummy"
+_user_numbers = itertools.count(1)
+
+
+def make_user(name: str | None = None, *, password: str = PASSWORD):
+    """Create and return an active user called ``name`` (a fresh ``player<n>`` when omitted)
+    with password ``password`` and an e-mail address ``<name>@example.com``."""
+    name = name or f"player{next(_user_numbers)}"
+    return get_user_model().objects.create_user(username=name, email=f"{name}@example.com", password=password)
+
+
+def make_table(creator=None, *, players: int = 2, is_private: bool = False, options: dict | None = None,
+               seed: str | None = None, creator_plays: bool = True) -> Game:
+    """Open a Standard Rummy table through ``services.create_table`` and return it.
+
+    ``creator`` defaults to a new user; with ``creator_plays`` the creator holds seat 0.
+    """
+    creator = creator or make_user()
+    return services.create_table(creator, variant="standard", players=players, is_private=is_private,
+                                 options=options, creator_plays=creator_plays, seed=seed)
+
+
+def make_started_game(players: int = 2, humans: int | Sequence | None = None, seed: str = "factory",
+                      *, is_private: bool = False, options: dict | None = None,
+                      play_computers: bool = True) -> Game:
+    """Create, fill and start a Standard Rummy game through the real services and return it
+    (refreshed from the database).
+
+    Args:
+        players: seats at the table (2-4).
+        humans: how many seats people hold (an int, default all of them), or the users themselves
+            (a sequence of users or user names, created when given as names). People take seats
+            0..h-1 in order (the first one opens the table); computer players fill the rest. With
+            0 humans a non-playing host opens the table, as ``manage.py simulate`` does.
+        seed: the game seed (``create_table(seed=...)``), so the deal is reproducible.
+        is_private / options: table settings passed to ``create_table``.
+        play_computers: after dealing, let computer seats move (``services.play_computer_turns``)
+            until a person is to move, as the start view does.
+    """
+    if humans is None:
+        humans = players
+    if isinstance(humans, int):
+        people = [make_user() for _ in range(humans)]
+    else:
+        people = [make_user(h) if isinstance(h, str) else h for h in humans]
+    if len(people) > players:
+        raise ValueError(f"{len(people)} humans do not fit {players} seats")
+    host = people[0] if people else make_user()
+    game = make_table(host, players=players, is_private=is_private, options=options, seed=seed,
+                      creator_plays=bool(people))
+    for person in people[1:]:
+        services.join_table(person, game.pk, game.invite_code)
+    for _ in range(players - len(people)):
+        services.add_computer_player(host, game.pk)
+    services.start_game(host, game.pk)
+    if play_computers:
+        services.play_computer_turns(game.pk)
+    game.refresh_from_db()
+    return game
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """The seats of ``game`` in position order, with their users."""
+    return list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
+
+
+def current_deal(game: Game) -> Deal | None:
+    """The latest Deal row of ``game`` (None before the first deal)."""
+    return Deal.objects.filter(game=game).order_by("-number").first()
+
+
+def seat_to_move(game: Game) -> Seat:
+    """The seat whose turn it is in ``game``'s current deal (read from the Deal row's ``turn``).
+
+    Raises ValueError when the game has not been dealt.
+    """
+    deal = current_deal(game)
+    if deal is None:
+        raise ValueError(f"game {game.pk} has not been dealt")
+    return Seat.objects.select_related("user").get(game=game, position=deal.turn)
+
+
+def load_state(game: Game) -> GameState:
+    """The engine state of ``game`` rebuilt from its rows by ``games.store``."""
+    return store.load_state(store.load_rows(Game.objects.get(pk=game.pk)))
+
+
+def snapshot(game: Game) -> dict:
+    """A comparable dump of every row that belongs to ``game``.
+
+    Keys: ``game`` (all Game fields, including version and status), ``seats``, ``deals``,
+    ``cards`` (code, copy, location, position, seat_id, meld_id and ids), ``melds`` and ``moves``;
+    each a list of dicts of all field values in a fixed order, so ``snapshot(g) == snapshot(g)``
+    exactly when nothing was written.
+    """
+    pk = game.pk
+    return {
+        "game": list(Game.objects.filter(pk=pk).values()),
+        "seats": list(Seat.objects.filter(game_id=pk).order_by("position").values()),
+        "deals": list(Deal.objects.filter(game_id=pk).order_by("number").values()),
+        "cards": list(Card.objects.filter(deal__game_id=pk).order_by("deal_id", "code", "copy").values(
+            "id", "deal_id", "code", "copy", "location", "position", "seat_id", "meld_id")),
+        "melds": list(Meld.objects.filter(deal__game_id=pk).order_by("deal_id", "number").values()),
+        "moves": list(Move.objects.filter(game_id=pk).order_by("ply").values()),
+    }
+
+
+def login(user) -> Client:
+    """A django test Client signed in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def move_url(game: Game | int) -> str:
+    """``/games/<id>/move``."""
+    return reverse("game_move", args=[getattr(game, "pk", game)])
+
+
+def move_fields(action: dict, version: int | None) -> dict:
+    """The play form's fields (``games.forms.move_payload``) for an engine action in JSON form.
+
+    ``draw_stock``/``take_discard`` -> ``action``; ``lay_meld`` -> ``action`` + ``cards``;
+    ``lay_off`` -> ``lay_off_on`` + ``cards``; ``discard`` -> ``action`` + one ``cards`` value.
+    ``version`` None leaves the version field out.
+    """
+    kind = action["type"]
+    if kind == "lay_off":
+        fields = {"lay_off_on": str(action["meld"]), "cards": list(action["cards"])}
+    elif kind == "discard":
+        fields = {"action": "discard", "cards": [action["card"]]}
+    elif kind == "lay_meld":
+        fields = {"action": "lay_meld", "cards": list(action["cards"])}
+    else:
+        fields = {"action": kind}
+    if version is not None:
+        fields["version"] = str(version)
+    return fields
+
+
+def post_move(client: Client, game: Game | int, action: dict, version: int | None, *, htmx: bool = False):
+    """POST ``action`` (engine JSON) to the move URL as the play form would; returns the response.
+
+    With ``htmx`` the request carries ``HX-Request: true`` and gets the board fragment back.
+    """
+    headers = {"HX-Request": "true"} if htmx else {}
+    return client.post(move_url(game), move_fields(action, version), headers=headers)
+
+
+def data_version(html: str) -> int | None:
+    """The ``data-version`` of the board in ``html``, or None when there is none."""
+    found = re.search(r'data-version="(\d+)"', html)
+    return int(found.group(1)) if found else None
+
+
+def hand_keys(game: Game, seat: Seat) -> set[str]:
+    """Keys of the cards ``seat`` holds in ``game``'s current deal (read from the Card rows)."""
+    return {_key(code, copy) for code, copy in
+            Card.objects.filter(deal=current_deal(game), location=Card.Location.HAND, seat=seat)
+            .values_list("code", "copy")}
+
+
+def stock_keys(game: Game) -> set[str]:
+    """Keys of the cards in the stock of ``game``'s current deal."""
+    return {_key(code, copy) for code, copy in
+            Card.objects.filter(deal=current_deal(game), location=Card.Location.STOCK).values_list("code", "copy")}
+
+
+def _key(code: str, copy: int) -> str:
+    return code if copy == 0 else f"{code}~{copy}"
+
+
+def moves_by(game: Game, actor: str) -> Iterable[Move]:
+    """Move rows of ``game`` made by ``actor`` ("player" or "computer"), in ply order."""
+    return Move.objects.filter(game=game, actor=actor).order_by("ply")
+
+
+def play_moves(game: Game, count: int | None = None, *, until=None, seed: str = "play") -> int:
+    """Play moves in ``game`` through the services, each chosen by the simple computer player for the
+    seat to move: people's seats through ``services.submit_move`` (as that user, at the current
+    version), computer seats through ``services.play_computer_turn``.
+
+    Stops after ``count`` moves, when ``until(game)`` is true (checked before each move, ``game``
+    refreshed), or when the game is no longer active. Returns the number of moves made.
+    """
+    rng = random.Random(seed)
+    made = 0
+    while count is None or made < count:
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE or (until is not None and until(game)):
+            break
+        state = load_state(game)
+        seat = Seat.objects.select_related("user").get(game=game, position=state.deal.turn)
+        if seat.is_bot:
+            if not services.play_computer_turn(game.pk):
+                raise AssertionError(f"computer seat {seat.position} did not move in game {game.pk}")
+        else:
+            action = simple.choose(state.player_view(seat.position), rng)
+            services.submit_move(seat.user, game.pk, game.version, action.to_json())
+        made += 1
+    game.refresh_from_db()
+    return made

@@ -1,0 +1,286 @@
+"""Hidden information: nothing player A can fetch or receive names a card in another player's hand or
+in the stock.
+
+Seeded games between people only are played through the real move URL, each move chosen by the
+simple computer player for the seat to move (from ``games.store``'s state) and posted as that seat's
+user. After every move everything A can get is collected: the game page, the board fragment, the
+lobby, the invite page, the answers to A's own moves and to refused moves A sends, and the websocket
+messages A's consumer receives. None of it may name a card that is, at that moment, in another
+player's hand or in the stock: not as a ``data-card`` attribute, not as its key (``10H``), not as
+its title (``10 of hearts``), and not in the symbol form (``10♥``) unless a public move event named
+that card: the move log writes discards, cards taken from the discard pile and melds that way, and
+after a new deal it still shows the last hand's moves, whose cards are then somewhere new.
+"""
+import json
+import random
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.urls import reverse
+
+from games.engine.bots import simple
+from games.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
+from games.models import Card, Deal, Game, Move
+from tests.factories import (current_deal, data_version, load_state, login, make_started_game, make_user,
+                             play_moves, post_move, seats_of)
+from tests.games.sockets import SILENCE, open_socket, session_cookie
+
+
+
+def async_db_test(test):
+    """Mark an async test that runs sync code against a committed (transactional) database."""
+    for mark in (pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
+                 pytest.mark.usefixtures("close_thread_connections")):
+        test = mark(test)
+    return test
+
+
+RANK = r"(10|[2-9AJQK])"
+KEY_FORM = re.compile(rf"(?<![\w%~-]){RANK}([CDHS])(?:~(\d+))?(?![\w~-])")
+"""A card key as a whole word (``%3C`` in a data: URL or a card inside a token does not count)."""
+TITLE_FORM = re.compile(rf"(?<!\w){RANK} of ({'|'.join(SUIT_NAMES.values())})")
+SYMBOL_FORM = re.compile(rf"(?<!\w){RANK}([{''.join(SUIT_SYMBOLS.values())}])")
+DATA_CARD = re.compile(r'data-card="([^"]*)"')
+CSRF_TOKEN = re.compile(r"[A-Za-z0-9]{64}")
+SUIT_OF_NAME = {name: letter for letter, name in SUIT_NAMES.items()}
+SUIT_OF_SYMBOL = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
+
+
+def mentioned_cards(text):
+    """The card keys ``text`` names, by form: ``{"data-card", "key", "title", "symbol"}``."""
+    return {
+        "data-card": set(DATA_CARD.findall(text)),
+        "key": {f"{rank}{suit}" + (f"~{copy}" if copy and copy != "0" else "")
+                for rank, suit, copy in KEY_FORM.findall(text)},
+        "title": {f"{rank}{SUIT_OF_NAME[suit]}" for rank, suit in TITLE_FORM.findall(text)},
+        "symbol": {f"{rank}{SUIT_OF_SYMBOL[suit]}" for rank, suit in SYMBOL_FORM.findall(text)},
+    }
+
+
+def leaks(text, secret, announced):
+    """Secret cards named in ``text``: ``[(form, key), ...]``. ``announced`` cards (named by public
+    move events) are allowed in the symbol form only, which is how the move log writes them."""
+    found = []
+    for form, keys in mentioned_cards(text).items():
+        allowed = announced if form == "symbol" else set()
+        found += [(form, key) for key in sorted((keys & secret) - allowed)]
+    return found
+
+
+def response_text(response):
+    """Status, headers and body of a response, as one string to scan."""
+    headers = "\n".join(f"{name}: {value}" for name, value in response.items())
+    return f"{response.status_code}\n{headers}\n{response.content.decode()}"
+
+
+def test_the_scanner_finds_every_form():
+    """Control: each form of a card name is found, and the look-alikes in our pages are not."""
+    found = mentioned_cards('<span data-card="QS" title="10 of hearts"></span> A♣ 7D, (3C) '
+                            "%3C/svg 3Csvg a-4C-b x5Hy 10♥")
+    assert found == {"data-card": {"QS"}, "key": {"QS", "7D", "3C"}, "title": {"10H"}, "symbol": {"AC", "10H"}}
+    assert leaks("took A♣", {"AC"}, {"AC"}) == []
+    assert leaks('took A♣ title="A of clubs"', {"AC"}, {"AC"}) == [("title", "AC")]
+
+
+class Scan:
+    """Plays one seeded game over HTTP and collects what the watching player A receives."""
+
+    def __init__(self, players, seed, steps):
+        self.players, self.seed, self.steps = players, seed, steps
+        self.rng = random.Random(seed)
+        self.checked = 0
+        self.announced_keys = set()
+        self.coverage = {"hands": set(), "melds": 0, "takes": 0, "rebuilds": 0, "refusals": 0, "a_moves": 0}
+
+    def setup(self):
+        """Create the users and the private game (A holds seat 0)."""
+        names = ["ann", "bob", "cat", "dan"][: self.players]
+        self.game = make_started_game(players=self.players, humans=names, seed=self.seed, is_private=True)
+        self.seats = seats_of(self.game)
+        self.clients = {seat.position: login(seat.user) for seat in self.seats}
+        self.a = self.seats[0]
+        return self.a.user
+
+    # ----- what A gets --------------------------------------------------------------------------
+
+    def a_fetches(self):
+        """A's pages now: the game page, the board fragment, the lobby and the invite page."""
+        client, game = self.clients[0], self.game
+        got = [client.get(game.get_absolute_url()),
+               client.get(reverse("game_board", args=[game.pk]), headers={"HX-Request": "true"}),
+               client.get(reverse("lobby")), client.get(reverse("join_by_code", args=[game.invite_code]))]
+        for response in got:
+            assert response.status_code == 200
+        return got
+
+    def a_refused_moves(self, state, secret_hand, stock):
+        """Moves A sends that must be refused; returns the answers."""
+        client, game, a = self.clients[0], self.game, self.a
+        got = [post_move(client, game, {"type": "draw_stock"}, game.version - 1, htmx=True)]
+        assert got[-1].status_code == 409
+        if state.deal.turn != a.position:
+            got.append(post_move(client, game, {"type": "take_discard"}, game.version))
+            assert got[-1].status_code == 409
+        elif state.deal.phase == "play":
+            # Guessing another player's card and guessing a stock card get the same answer (no oracle).
+            guesses = [post_move(client, game, {"type": "discard", "card": card}, game.version, htmx=True)
+                       for card in (sorted(secret_hand)[0], sorted(stock)[0])]
+            bodies = [CSRF_TOKEN.sub("TOKEN", r.content.decode()) for r in guesses]
+            assert [r.status_code for r in guesses] == [422, 422]
+            assert 'data-error-code="not_in_hand"' in bodies[0]
+            assert bodies[0] == bodies[1]
+            got += guesses
+            got.append(post_move(client, game, {"type": "lay_meld", "cards": sorted(secret_hand)[:3]},
+                                 game.version))
+            assert got[-1].status_code == 422
+        self.coverage["refusals"] += len(got)
+        return got
+
+    # ----- one step -----------------------------------------------------------------------------
+
+    def places(self):
+        """Where each card of the current deal is, read from the Card rows: key -> (location, seat id)."""
+        return {(code if copy == 0 else f"{code}~{copy}"): (location, seat_id)
+                for code, copy, location, seat_id in Card.objects.filter(deal=current_deal(self.game))
+                .values_list("code", "copy", "location", "seat_id")}
+
+    def secret(self, places):
+        """Keys of the cards A must not see: other seats' hands and the stock."""
+        return {key for key, (location, seat_id) in places.items()
+                if location == Card.Location.STOCK or (location == Card.Location.HAND and seat_id != self.a.pk)}
+
+    def step(self, step):
+        """Play one move as the seat to move, then collect and check all A can see; returns the new version."""
+        game = self.game
+        game.refresh_from_db()
+        assert game.status == Game.Status.ACTIVE, f"the game ended at step {step}; use more hands"
+        state = load_state(game)
+        mover = self.seats[state.deal.turn]
+        places = self.places()
+        if step % 3 == 0:
+            secret = self.secret(places)
+            stock = {key for key in secret if places[key][0] == Card.Location.STOCK}
+            self.check(step, self.a_refused_moves(state, secret - stock, stock), secret)
+        got = []
+        version_before = game.version
+        action = simple.choose(state.player_view(mover.position), self.rng).to_json()
+        hand_before = {key for key, place in places.items() if place == (Card.Location.HAND, mover.pk)}
+        response = post_move(self.clients[mover.position], game, action, game.version, htmx=step % 2 == 0)
+        assert response.status_code in (200, 302), response.content.decode()[:500]
+        if mover.pk == self.a.pk:
+            got.append(response)
+            self.coverage["a_moves"] += 1
+        game.refresh_from_db()
+        assert game.version == version_before + 1
+        move = Move.objects.get(game=game, ply=version_before)
+        places = self.places()
+        if action["type"] == "draw_stock":
+            drawn = {key for key, place in places.items() if place == (Card.Location.HAND, mover.pk)} - hand_before
+            assert len(drawn) == 1
+            assert not leaks(json.dumps(move.events), drawn, set()), move.events
+        self.note(move)
+        got += self.a_fetches()
+        self.check(step, got, self.secret(places))
+        board = got[-3].content.decode()
+        assert data_version(board) == game.version
+        # Control: the scanner does see cards on A's board, A's own hand among them.
+        own = {key for key, place in places.items() if place == (Card.Location.HAND, self.a.pk)}
+        assert own and own <= mentioned_cards(board)["data-card"]
+        return game.version
+
+    def check(self, step, responses, secret):
+        """No response names a ``secret`` card (symbol form allowed for cards public events named), or
+        the game's or a deal's shuffle seed (from which every hand could be computed)."""
+        seeds = [self.game.seed, *Deal.objects.filter(game=self.game).values_list("seed", flat=True)]
+        for response in responses:
+            text = response_text(response)
+            found = leaks(text, secret, self.announced_keys)
+            assert not found, f"step {step}: {response.wsgi_request.path} names {found}"
+            assert not [seed for seed in seeds if seed in text], f"step {step}: a seed in {response.wsgi_request.path}"
+            self.checked += 1
+
+    @staticmethod
+    def announced(events):
+        """Cards that public move events named (discards, cards taken from the discard pile, melds
+        and lay-offs)."""
+        for event in events:
+            if event["type"] in ("discard", "take_discard"):
+                yield event["card"]
+            elif event["type"] in ("lay_meld", "lay_off"):
+                yield from event["cards"]
+
+    def note(self, move):
+        """Record what the scan went through, to check it was not trivial."""
+        self.announced_keys.update(self.announced(move.events))
+        self.coverage["hands"].add(move.deal_number)
+        kinds = [event["type"] for event in move.events]
+        self.coverage["melds"] += kinds.count("lay_meld") + kinds.count("lay_off")
+        self.coverage["takes"] += kinds.count("take_discard")
+        self.coverage["rebuilds"] += kinds.count("stock_rebuilt")
+
+    def final_checks(self):
+        """No draw_stock move's events name any card."""
+        for move in Move.objects.filter(game=self.game, action__type="draw_stock"):
+            assert not mentioned_cards(json.dumps(move.events))["key"], move.events
+            assert all("card" not in event and "cards" not in event for event in move.events)
+        return Move.objects.filter(game=self.game).count()
+
+
+async def run_scan(players, seed, steps, settings):
+    """Play ``steps`` moves of a seeded ``players``-seat game, A watching over a websocket too."""
+    settings.RUMMY_MOVE_RATE = "100000/m"
+    scan = Scan(players, seed, steps)
+    a_user = await sync_to_async(scan.setup)()
+    stranger = await sync_to_async(make_user)("stranger")
+    socket = await open_socket(scan.game.pk, await session_cookie(a_user))
+    await open_socket(scan.game.pk, await session_cookie(stranger), expect=False)
+    for step in range(steps):
+        version = await sync_to_async(scan.step)(step)
+        message = await socket.receive_json_from(timeout=3)
+        assert message == {"type": "game.changed", "game": scan.game.pk, "version": version}
+        assert not any(mentioned_cards(json.dumps(message)).values())
+    assert await socket.receive_nothing(timeout=SILENCE)
+    await socket.disconnect()
+    moves = await sync_to_async(scan.final_checks)()
+    assert moves == steps
+    print(f"\n{players} players, seed {seed}: {steps} moves, {scan.checked} responses checked, "
+          f"coverage {scan.coverage}")
+    return scan.coverage
+
+
+@async_db_test
+async def test_two_player_game_hides_the_other_hand_and_the_stock(settings):
+    coverage = await run_scan(2, "hidden-2-22", 80, settings)
+    assert len(coverage["hands"]) >= 2, "the scan should cross into a second hand"
+    assert coverage["melds"] and coverage["takes"] and coverage["a_moves"] and coverage["refusals"]
+
+
+@async_db_test
+async def test_three_player_game_hides_the_other_hands_and_the_stock(settings):
+    coverage = await run_scan(3, "hidden-3-4", 60, settings)
+    assert len(coverage["hands"]) >= 2, "the scan should cross into a second hand"
+    assert coverage["melds"] and coverage["takes"] and coverage["a_moves"] and coverage["refusals"]
+
+
+@pytest.mark.django_db
+def test_a_spectator_sees_no_hand_and_no_stock():
+    game = make_started_game(players=3, seed="hidden-spectator")
+    play_moves(game, 40, seed="hidden-spectator")
+    deal = current_deal(game)
+    secret = {(code if copy == 0 else f"{code}~{copy}") for code, copy in
+              Card.objects.filter(deal=deal, location__in=[Card.Location.HAND, Card.Location.STOCK])
+              .values_list("code", "copy")}
+    public = {(code if copy == 0 else f"{code}~{copy}") for code, copy in
+              Card.objects.filter(deal=deal, location=Card.Location.MELD).values_list("code", "copy")}
+    announced = {key for move in Move.objects.filter(game=game) for key in Scan.announced(move.events)}
+    client = login(make_user("spectator"))
+
+    for response in (client.get(game.get_absolute_url()),
+                     client.get(reverse("game_board", args=[game.pk]), headers={"HX-Request": "true"})):
+        assert response.status_code == 200
+        assert not leaks(response_text(response), secret, announced)
+        assert game.seed not in response.content.decode() and deal.seed not in response.content.decode()
+        assert 'name="cards"' not in response.content.decode()
+        # Control: the table's public cards are there.
+        assert public and public <= mentioned_cards(response.content.decode())["data-card"]

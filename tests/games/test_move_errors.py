@@ -1,0 +1,417 @@
+"""Every refused move over HTTP: the right status, code and message, and not one row changed.
+
+Each test takes a ``snapshot`` of all the game's rows before the refused POST and compares it after.
+Refusals are checked with and without ``HX-Request`` (fragment vs whole page); the games here have
+people only in their seats, so no computer turn follows an accepted move.
+"""
+import re
+from html import escape
+from itertools import combinations
+
+import pytest
+from django.test import Client
+
+from games.engine.cards import parse_card
+from games.engine.errors import IllegalAction
+from games.engine.melds import read_meld
+from games.engine.variants.standard import StandardRummy
+from games import services
+from games.models import Card, Game, Move
+from tests.factories import (current_deal, data_version, hand_keys, load_state, login, make_started_game,
+                             make_user, move_fields, move_url, play_moves, post_move, seat_to_move, seats_of,
+                             snapshot, stock_keys)
+
+pytestmark = pytest.mark.django_db
+
+htmx_or_not = pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
+
+
+def send(client, game, fields, htmx):
+    """POST raw play-form ``fields`` to ``game``'s move URL, as htmx or as a plain form."""
+    return client.post(move_url(game), fields, headers={"HX-Request": "true"} if htmx else {})
+
+
+def assert_refused(response, status, code, message, htmx):
+    """``response`` is a refusal with ``status`` showing ``code`` and ``message`` on the board
+    (a fragment for htmx, the whole page otherwise)."""
+    body = response.content.decode()
+    assert response.status_code == status, body[:2000]
+    assert f'data-error-code="{code}"' in body
+    assert escape(message) in body
+    assert ("<html" in body) is not htmx
+    assert data_version(body) == Game.objects.get(pk=response.wsgi_request.resolver_match.kwargs["game_id"]).version
+
+
+def other_seat(game):
+    """The seat that is not to move (2-player games)."""
+    mover = seat_to_move(game)
+    return next(seat for seat in seats_of(game) if seat.pk != mover.pk)
+
+
+def drawn(game, action="draw_stock"):
+    """Let the seat to move draw (through the service), so it is in the play phase; return its seat."""
+    seat = seat_to_move(game)
+    services.submit_move(seat.user, game.pk, game.version, {"type": action})
+    game.refresh_from_db()
+    return seat
+
+
+# ----- accepted moves ---------------------------------------------------------------------------
+
+@htmx_or_not
+def test_accepted_move_writes_one_move_at_its_version_and_bumps_the_version(htmx):
+    game = make_started_game(players=2, seed="accepted")
+    mover = seat_to_move(game)
+    client = login(mover.user)
+    version = game.version
+    stock_top = max(Card.objects.filter(deal=current_deal(game), location="stock"), key=lambda c: c.position)
+    before = snapshot(game)
+
+    response = post_move(client, game, {"type": "draw_stock"}, version, htmx=htmx)
+
+    if htmx:
+        assert response.status_code == 200
+        assert data_version(response.content.decode()) == version + 1
+    else:
+        assert response.status_code == 302
+        assert response["Location"] == game.get_absolute_url()
+    assert "HX-Request" in response["Vary"]
+    after = snapshot(game)
+    assert after["game"][0]["version"] == version + 1
+    new_moves = after["moves"][len(before["moves"]):]
+    assert len(new_moves) == 1
+    assert new_moves[0]["ply"] == version
+    assert new_moves[0]["seat_id"] == mover.pk and new_moves[0]["actor"] == Move.Actor.PLAYER
+    assert new_moves[0]["action"] == {"type": "draw_stock"}
+    changed = [(b, a) for b, a in zip(before["cards"], after["cards"]) if a != b]
+    assert len(changed) == 1, "a draw moves exactly one card"
+    card_before, card_after = changed[0]
+    assert card_before["id"] == stock_top.pk
+    assert (card_after["location"], card_after["seat_id"]) == ("hand", mover.pk)
+
+    # The discard that ends the turn is the next ply.
+    card = sorted(hand_keys(game, mover))[0]
+    response = post_move(client, game, {"type": "discard", "card": card}, version + 1, htmx=htmx)
+    assert response.status_code == (200 if htmx else 302)
+    game.refresh_from_db()
+    assert game.version == version + 2
+    last = Move.objects.get(game=game, ply=version + 1)
+    assert last.action == {"type": "discard", "card": card}
+    assert seat_to_move(game).pk != mover.pk
+
+
+# ----- conflicts --------------------------------------------------------------------------------
+
+@htmx_or_not
+def test_out_of_turn_is_409_and_changes_nothing(htmx):
+    game = make_started_game(players=2, seed="out-of-turn")
+    waiting = other_seat(game)
+    before = snapshot(game)
+
+    response = post_move(login(waiting.user), game, {"type": "draw_stock"}, game.version, htmx=htmx)
+
+    assert_refused(response, 409, "not_your_turn", "It is not your turn.", htmx)
+    assert snapshot(game) == before
+
+
+@htmx_or_not
+def test_stale_version_is_409_with_the_fresh_board(htmx):
+    game = make_started_game(players=2, seed="stale")
+    old_version = game.version
+    mover = drawn(game)
+    card = sorted(hand_keys(game, mover))[0]
+    before = snapshot(game)
+
+    for version in (old_version, game.version + 1):
+        response = post_move(login(mover.user), game, {"type": "discard", "card": card}, version, htmx=htmx)
+        assert_refused(response, 409, "stale_version",
+                       "The game has moved on since your page was drawn; here is the board now.", htmx)
+        body = response.content.decode()
+        assert f'data-version="{game.version}"' in body
+        assert f'data-version="{old_version}"' not in body
+        assert f'name="version" value="{game.version}"' in body
+    assert snapshot(game) == before
+
+
+@htmx_or_not
+def test_duplicate_post_applies_once(htmx):
+    game = make_started_game(players=2, seed="duplicate")
+    mover = seat_to_move(game)
+    client = login(mover.user)
+    fields = move_fields({"type": "draw_stock"}, game.version)
+
+    first = send(client, game, fields, htmx)
+    assert first.status_code == (200 if htmx else 302)
+    after_first = snapshot(game)
+    assert after_first["game"][0]["version"] == game.version + 1
+
+    second = send(client, game, fields, htmx)
+    assert_refused(second, 409, "stale_version",
+                   "The game has moved on since your page was drawn; here is the board now.", htmx)
+    assert snapshot(game) == after_first
+    assert Move.objects.filter(game=game).count() == len(after_first["moves"])
+
+
+@htmx_or_not
+def test_finished_game_is_409(htmx):
+    game = make_started_game(players=2, seed="finished", options={"target": 1})
+    play_moves(game)
+    assert game.status == Game.Status.FINISHED
+    before = snapshot(game)
+
+    for seat in seats_of(game):
+        response = post_move(login(seat.user), game, {"type": "draw_stock"}, game.version, htmx=htmx)
+        assert_refused(response, 409, "game_over", "This game is not in play.", htmx)
+    assert snapshot(game) == before
+
+
+# ----- against the rules ------------------------------------------------------------------------
+
+@htmx_or_not
+def test_card_not_in_hand_is_422(htmx):
+    game = make_started_game(players=2, seed="not-in-hand")
+    opponent = other_seat(game)
+    mover = drawn(game)
+    client = login(mover.user)
+    before = snapshot(game)
+
+    for card in (sorted(hand_keys(game, opponent))[0], sorted(stock_keys(game))[0]):
+        response = post_move(client, game, {"type": "discard", "card": card}, game.version, htmx=htmx)
+        assert_refused(response, 422, "not_in_hand", "You do not hold that card.", htmx)
+    own = sorted(hand_keys(game, mover))[:2]
+    response = post_move(client, game, {"type": "lay_meld", "cards": [*own, sorted(hand_keys(game, opponent))[0]]},
+                         game.version, htmx=htmx)
+    assert_refused(response, 422, "not_in_hand", "You do not hold that card.", htmx)
+    assert snapshot(game) == before
+
+
+def _not_a_meld(keys):
+    """Three of ``keys`` that are not a legal Standard meld, with the engine's reason."""
+    rules = StandardRummy().meld_rules
+    for combo in combinations(sorted(keys), 3):
+        try:
+            read_meld([parse_card(k) for k in combo], rules)
+        except IllegalAction as error:
+            return list(combo), error
+    raise AssertionError(f"every three of {keys} make a meld")
+
+
+@htmx_or_not
+def test_illegal_meld_is_422_citing_rule_s8(htmx):
+    game = make_started_game(players=2, seed="bad-meld")
+    mover = drawn(game)
+    cards, reason = _not_a_meld(hand_keys(game, mover))
+    assert reason.code == "bad_meld" and reason.rule == "S8"
+    before = snapshot(game)
+
+    response = post_move(login(mover.user), game, {"type": "lay_meld", "cards": cards}, game.version, htmx=htmx)
+
+    assert_refused(response, 422, "bad_meld", reason.message, htmx)
+    assert "rule S8" in response.content.decode()
+    # The selection is kept so the player can fix it.
+    for key in cards:
+        assert f'value="{key}" checked' in response.content.decode()
+    assert snapshot(game) == before
+
+
+@htmx_or_not
+def test_discarding_the_card_taken_from_the_discard_pile_is_422_rule_s7(htmx):
+    game = make_started_game(players=2, seed="taken-discard")
+    top = load_state(game).deal.discard[-1]
+    mover = drawn(game, "take_discard")
+    assert top.key in hand_keys(game, mover)
+    before = snapshot(game)
+
+    response = post_move(login(mover.user), game, {"type": "discard", "card": top.key}, game.version, htmx=htmx)
+
+    message = f"You took {top.rank_name}{dict(C='♣', D='♦', H='♥', S='♠')[top.suit]} from the discard pile " \
+              "this turn, so you may not discard it."
+    assert_refused(response, 422, "taken_discard", message, htmx)
+    assert "rule S7" in response.content.decode()
+    assert snapshot(game) == before
+
+
+@htmx_or_not
+def test_discarding_before_drawing_is_409_wrong_phase(htmx):
+    game = make_started_game(players=2, seed="wrong-phase")
+    mover = seat_to_move(game)
+    card = sorted(hand_keys(game, mover))[0]
+    before = snapshot(game)
+
+    response = post_move(login(mover.user), game, {"type": "discard", "card": card}, game.version, htmx=htmx)
+
+    assert_refused(response, 409, "wrong_phase", "Draw a card before you discard.", htmx)
+    assert "rule 0.2" in response.content.decode()
+    assert snapshot(game) == before
+
+
+@htmx_or_not
+def test_laying_off_on_a_missing_meld_is_422(htmx):
+    game = make_started_game(players=2, seed="no-meld")
+    mover = drawn(game)
+    card = sorted(hand_keys(game, mover))[0]
+    before = snapshot(game)
+
+    response = post_move(login(mover.user), game, {"type": "lay_off", "meld": 7, "cards": [card]}, game.version,
+                         htmx=htmx)
+
+    assert_refused(response, 422, "no_such_meld", "There is no such meld on the table.", htmx)
+    assert snapshot(game) == before
+
+
+# ----- malformed payloads -----------------------------------------------------------------------
+
+V = object()
+"""Placeholder for the game's current version in the cases below."""
+
+MALFORMED = {
+    "missing version": ({"action": "draw_stock"}, "The move is missing the game version."),
+    "empty version": ({"version": "", "action": "draw_stock"}, "The move is missing the game version."),
+    "non-integer version": ({"version": "seven", "action": "draw_stock"}, "The move is missing the game version."),
+    "decimal version": ({"version": "3.0", "action": "draw_stock"}, "The move is missing the game version."),
+    "no action": ({"version": V}, "Choose an action."),
+    "unknown action": ({"version": V, "action": "cheat"}, "Choose an action."),
+    "discard with no card": ({"version": V, "action": "discard"}, "Select exactly one card to discard."),
+    "discard with two cards": ({"version": V, "action": "discard", "cards": ["AS", "2S"]},
+                               "Select exactly one card to discard."),
+    "lay_off_on a word": ({"version": V, "lay_off_on": "first", "cards": ["AS"]}, "Choose the meld to lay off on."),
+    "lay_off_on empty": ({"version": V, "lay_off_on": "", "cards": ["AS"]}, "Choose the meld to lay off on."),
+    "lay_off_on negative": ({"version": V, "lay_off_on": "-1", "cards": ["AS"]}, "Choose the meld to lay off on."),
+    # str.isdigit() accepts superscript digits that int() cannot read.
+    "lay_off_on superscript digit": ({"version": V, "lay_off_on": "²", "cards": ["AS"]},
+                                     "Choose the meld to lay off on."),
+    "lay_meld with no cards": ({"version": V, "action": "lay_meld"}, "Choose one or more cards."),
+    "lay_meld with a card twice": ({"version": V, "action": "lay_meld", "cards": ["AS", "AS", "2S"]},
+                                   "The same card was chosen twice."),
+}
+
+
+@htmx_or_not
+@pytest.mark.parametrize("case", list(MALFORMED))
+def test_malformed_payload_is_400(case, htmx):
+    game = make_started_game(players=2, seed="malformed")
+    mover = drawn(game)
+    fields, message = MALFORMED[case]
+    fields = {name: (str(game.version) if value is V else value) for name, value in fields.items()}
+    before = snapshot(game)
+
+    response = send(login(mover.user), game, fields, htmx)
+
+    assert_refused(response, 400, "malformed", message, htmx)
+    assert snapshot(game) == before
+
+
+# ----- who may move -----------------------------------------------------------------------------
+
+@htmx_or_not
+def test_user_without_a_seat_is_403_at_a_public_table(htmx):
+    game = make_started_game(players=2, seed="stranger")
+    before = snapshot(game)
+
+    response = post_move(login(make_user("stranger")), game, {"type": "draw_stock"}, game.version, htmx=htmx)
+
+    assert_refused(response, 403, "not_seated", "You do not have a seat at this table.", htmx)
+    assert 'name="cards"' not in response.content.decode(), "a spectator's board shows no hand"
+    assert snapshot(game) == before
+
+
+@htmx_or_not
+def test_user_without_a_seat_is_403_at_a_private_table(htmx):
+    game = make_started_game(players=2, seed="stranger-private", is_private=True)
+    before = snapshot(game)
+
+    response = post_move(login(make_user("stranger")), game, {"type": "draw_stock"}, game.version, htmx=htmx)
+
+    assert response.status_code == 403
+    body = response.content.decode()
+    assert escape("This is a private table; join it with its invite link.") in body
+    assert "data-version" not in body and "data-card" not in body
+    assert snapshot(game) == before
+
+
+def test_move_at_a_table_not_started_is_409():
+    ann = make_user("ann")
+    game = services.create_table(ann, variant="standard", players=2, is_private=False)
+    before = snapshot(game)
+
+    response = post_move(login(ann), game, {"type": "draw_stock"}, game.version, htmx=True)
+
+    assert_refused(response, 409, "not_started", "This game is not in play.", True)
+    assert snapshot(game) == before
+
+
+def test_a_move_needs_the_csrf_token():
+    game = make_started_game(players=2, seed="csrf")
+    mover = seat_to_move(game)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(mover.user)
+    before = snapshot(game)
+
+    response = client.post(move_url(game), move_fields({"type": "draw_stock"}, game.version))
+
+    assert response.status_code == 403
+    assert snapshot(game) == before
+    page = client.get(game.get_absolute_url()).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    header_token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    response = client.post(move_url(game), move_fields({"type": "draw_stock"}, game.version),
+                           headers={"HX-Request": "true", "X-CSRFToken": header_token})
+    assert response.status_code == 200, "the token htmx sends from <body hx-headers> is accepted"
+    game.refresh_from_db()
+    card = sorted(hand_keys(game, mover))[0]
+    fields = {**move_fields({"type": "discard", "card": card}, game.version), "csrfmiddlewaretoken": token}
+    assert client.post(move_url(game), fields).status_code == 302, "the form's token is accepted"
+    assert Move.objects.filter(game=game).count() == len(before["moves"]) + 2
+
+
+def test_anonymous_user_is_sent_to_log_in():
+    game = make_started_game(players=2, seed="anonymous")
+    before = snapshot(game)
+
+    response = Client().post(move_url(game), move_fields({"type": "draw_stock"}, game.version))
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/?next=")
+    assert snapshot(game) == before
+
+
+def test_get_on_the_move_url_is_405():
+    game = make_started_game(players=2, seed="get")
+    mover = seat_to_move(game)
+    before = snapshot(game)
+
+    response = login(mover.user).get(move_url(game), move_fields({"type": "draw_stock"}, game.version))
+
+    assert response.status_code == 405
+    assert snapshot(game) == before
+
+
+def test_move_on_a_missing_game_is_404():
+    game = make_started_game(players=2, seed="missing")
+    before = snapshot(game)
+
+    response = post_move(login(seat_to_move(game).user), game.pk + 1000, {"type": "draw_stock"}, 0)
+
+    assert response.status_code == 404
+    assert snapshot(game) == before
+
+
+def test_too_many_moves_are_rate_limited(settings):
+    settings.RUMMY_MOVE_RATE = "2/m"
+    game = make_started_game(players=2, seed="rate")
+    mover = seat_to_move(game)
+    client = login(mover.user)
+    post_move(client, game, {"type": "draw_stock"}, game.version)
+    card = sorted(hand_keys(game, mover))[0]
+    game.refresh_from_db()
+    assert post_move(client, game, {"type": "discard", "card": card}, game.version).status_code == 302
+    game.refresh_from_db()
+
+    response = post_move(login(seat_to_move(game).user), game, {"type": "draw_stock"}, game.version)
+    assert response.status_code == 302, "the limit is per user"
+    game.refresh_from_db()
+    before = snapshot(game)
+    response = post_move(client, game, {"type": "draw_stock"}, game.version, htmx=True)
+
+    assert_refused(response, 429, "rate_limited", "Too many moves; wait a moment.", True)
+    assert snapshot(game) == before

@@ -1,0 +1,368 @@
+"""Tables: opening, joining (public and by invite), computer players, freeing seats, starting,
+the deal (rule S3) and computer turns after a person's move; through HTTP and the services."""
+import re
+from collections import Counter
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Card, Game, Move, Seat
+from games.services import Refusal
+from tests.factories import (current_deal, hand_keys, login, make_started_game, make_table, make_user, moves_by,
+                             play_moves, post_move, seat_to_move, seats_of, snapshot)
+
+pytestmark = pytest.mark.django_db
+
+
+def url(name, game, *args):
+    """Reverse a games URL for ``game``."""
+    return reverse(name, args=[game.pk, *args])
+
+
+def lobby_sections(client):
+    """The lobby's "Your games" and "Open tables" lists as sets of game ids."""
+    response = client.get("/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    sections = {}
+    for label in ("Your games", "Open tables"):
+        found = re.search(rf'aria-label="{label}">(.*?)</section>', body, re.S)
+        assert found, f"no {label!r} section"
+        sections[label] = {int(n) for n in re.findall(r'href="/games/(\d+)/"', found.group(1))}
+    return sections["Your games"], sections["Open tables"]
+
+
+def error_code(response):
+    """The ``data-error-code`` shown on the board of a refused request, if any."""
+    found = re.search(r'data-error-code="(\w+)"', response.content.decode())
+    return found.group(1) if found else None
+
+
+# ----- opening a table --------------------------------------------------------------------------
+
+def test_lobby_form_opens_a_table_with_the_creator_in_seat_0():
+    ann = make_user("ann")
+    client = login(ann)
+
+    response = client.post(reverse("game_new"), {"variant": "standard", "players": "3", "target": "150",
+                                                "going_rummy": "on"})
+
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    assert (game.variant, game.players, game.is_private, game.status) == ("standard", 3, False, Game.Status.OPEN)
+    assert game.options == {"target": 150, "going_rummy": True}
+    assert [(s.position, s.user_id) for s in seats_of(game)] == [(0, ann.pk)]
+    page = client.get(game.get_absolute_url())
+    assert page.status_code == 200 and "1 of 3 seats taken" in page.content.decode()
+
+
+@pytest.mark.parametrize("fields", [{"variant": "standard", "players": "5", "target": "100"},
+                                    {"variant": "poker", "players": "2", "target": "100"},
+                                    {"variant": "standard", "players": "2", "target": "10"}],
+                         ids=["five players", "unknown variant", "target too low"])
+def test_lobby_form_refuses_bad_tables(fields):
+    response = login(make_user("ann")).post(reverse("game_new"), fields)
+    assert response.status_code == 400
+    assert not Game.objects.exists()
+
+
+def test_create_table_refuses_bad_player_counts_and_options():
+    ann = make_user("ann")
+    with pytest.raises(Refusal) as refused:
+        services.create_table(ann, variant="standard", players=5, is_private=False)
+    assert (refused.value.status, refused.value.code, refused.value.rule) == (400, "bad_players", "S2")
+    with pytest.raises(Refusal) as refused:
+        services.create_table(ann, variant="gin", players=2, is_private=False)
+    assert (refused.value.status, refused.value.code) == (400, "bad_variant")
+    assert not Game.objects.exists()
+
+
+def test_create_table_refuses_an_unknown_option_as_malformed():
+    """create_table's docstring: "Raises Refusal 400 for an unknown variant or option"."""
+    with pytest.raises(Refusal) as refused:
+        services.create_table(make_user("ann"), variant="standard", players=2, is_private=False,
+                              options={"jokers": 2})
+    assert (refused.value.status, refused.value.code) == (400, "bad_options")
+    assert not Game.objects.exists()
+
+
+def test_open_a_table_needs_a_login():
+    response = Client().post(reverse("game_new"), {"variant": "standard", "players": "2", "target": "100"})
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    assert not Game.objects.exists()
+
+
+# ----- the lobby --------------------------------------------------------------------------------
+
+def test_lobby_lists_open_public_tables_and_the_users_games():
+    ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
+    bobs_open = make_table(bob)
+    bobs_private = make_table(bob, is_private=True)
+    cats_full = make_table(cat)
+    services.add_computer_player(cat, cats_full.pk)
+    cats_started = make_started_game(players=2, humans=[cat], seed="lobby")
+    anns_open = make_table(ann)
+    anns_private = make_table(ann, is_private=True)
+    ann_joined = make_table(bob, players=3)
+    services.join_table(ann, ann_joined.pk)
+    ann_playing = make_started_game(players=2, humans=[ann], seed="lobby-2")
+    ann_finished = make_started_game(players=2, humans=[ann], seed="lobby-3", options={"target": 1})
+    play_moves(ann_finished)
+    assert ann_finished.status == Game.Status.FINISHED
+
+    mine, open_tables = lobby_sections(login(ann))
+
+    assert mine == {anns_open.pk, anns_private.pk, ann_joined.pk, ann_playing.pk}
+    assert open_tables == {bobs_open.pk, cats_full.pk, anns_open.pk, ann_joined.pk}
+    assert bobs_private.pk not in open_tables | mine
+    assert cats_started.pk not in open_tables
+
+
+def test_anonymous_lobby_invites_to_sign_up_and_lists_nothing():
+    make_table(make_user("bob"))
+    response = Client().get("/")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "Sign up" in body and "/games/" not in body
+
+
+# ----- private tables ---------------------------------------------------------------------------
+
+def test_private_table_is_not_joinable_without_its_invite_code():
+    bob, ann = make_user("bob"), make_user("ann")
+    game = make_table(bob, is_private=True)
+    client = login(ann)
+    before = snapshot(game)
+
+    assert client.get(game.get_absolute_url()).status_code == 403
+    assert client.get(url("game_board", game), headers={"HX-Request": "true"}).status_code == 403
+    for code in ("", "not-the-code"):
+        response = client.post(url("game_join", game), {"code": code})
+        assert response.status_code == 403
+        assert "private table" in response.content.decode()
+    with pytest.raises(Refusal) as refused:
+        services.join_table(ann, game.pk, "")
+    assert (refused.value.status, refused.value.code) == (403, "invite_only")
+    assert snapshot(game) == before
+
+
+def test_private_table_is_joined_through_the_invite_page_form():
+    bob, ann = make_user("bob"), make_user("ann")
+    game = make_table(bob, is_private=True)
+    client = login(ann)
+
+    page = client.get(reverse("join_by_code", args=[game.invite_code]))
+
+    assert page.status_code == 200
+    body = page.content.decode()
+    main = body[body.index("<main"):]
+    action = re.search(r'<form method="post" action="([^"]+)"', main).group(1)
+    code = re.search(r'name="code" value="([^"]+)"', body).group(1)
+    assert action == url("game_join", game)
+    response = client.post(action, {"code": code})
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    assert [(s.position, s.user_id) for s in seats_of(game)] == [(0, bob.pk), (1, ann.pk)]
+    game.refresh_from_db()
+    assert game.version == 1
+    assert client.get(game.get_absolute_url()).status_code == 200
+
+
+def test_invite_link_with_an_unknown_code_is_404():
+    make_table(make_user("bob"), is_private=True)
+    response = login(make_user("ann")).get(reverse("join_by_code", args=["no-such-code"]))
+    assert response.status_code == 404
+
+
+def test_invite_link_needs_a_login():
+    game = make_table(make_user("bob"), is_private=True)
+    response = Client().get(reverse("join_by_code", args=[game.invite_code]))
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+# ----- seats ------------------------------------------------------------------------------------
+
+def test_public_table_is_joined_from_its_page():
+    bob, ann = make_user("bob"), make_user("ann")
+    game = make_table(bob, players=3)
+    client = login(ann)
+    assert "Join this table" in client.get(game.get_absolute_url()).content.decode()
+
+    response = client.post(url("game_join", game), headers={"HX-Request": "true"})
+
+    assert response.status_code == 200
+    assert "(you)" in response.content.decode()
+    assert Seat.objects.get(game=game, user=ann).position == 1
+
+
+def test_joining_twice_a_full_or_a_started_table_is_409():
+    bob, ann, cat = make_user("bob"), make_user("ann"), make_user("cat")
+    game = make_table(bob)
+    services.join_table(ann, game.pk)
+    before = snapshot(game)
+
+    assert error_code(login(ann).post(url("game_join", game))) == "already_seated"
+    response = login(cat).post(url("game_join", game), headers={"HX-Request": "true"})
+    assert response.status_code == 409 and error_code(response) == "table_full"
+    response = login(bob).post(url("game_add_computer", game))
+    assert response.status_code == 409 and error_code(response) == "table_full"
+    assert snapshot(game) == before
+
+    services.start_game(bob, game.pk)
+    game.refresh_from_db()
+    started = snapshot(game)
+    dan = make_user("dan")
+    response = login(dan).post(url("game_join", game))
+    assert response.status_code == 409 and error_code(response) == "already_started"
+    assert login(bob).post(url("game_start", game)).status_code == 409
+    assert snapshot(game) == started
+
+
+def test_only_the_creator_adds_computers_and_starts():
+    bob, ann = make_user("bob"), make_user("ann")
+    game = make_table(bob, players=3)
+    services.join_table(ann, game.pk)
+    client = login(ann)
+    before = snapshot(game)
+
+    response = client.post(url("game_add_computer", game))
+    assert response.status_code == 403 and error_code(response) == "not_creator"
+    response = client.post(url("game_start", game), headers={"HX-Request": "true"})
+    assert response.status_code == 403 and error_code(response) == "not_creator"
+    assert snapshot(game) == before
+
+    creator = login(bob)
+    assert creator.post(url("game_add_computer", game)).status_code == 302
+    seats = seats_of(game)
+    assert [(s.position, s.user_id, s.bot_level) for s in seats] == [(0, bob.pk, ""), (1, ann.pk, ""),
+                                                                     (2, None, "simple")]
+    assert client.post(url("game_start", game)).status_code == 403
+    assert creator.post(url("game_start", game)).status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.started_at is not None
+
+
+def test_starting_with_empty_seats_is_409():
+    bob = make_user("bob")
+    game = make_table(bob, players=3)
+    services.add_computer_player(bob, game.pk)
+    game.refresh_from_db()
+    before = snapshot(game)
+
+    response = login(bob).post(url("game_start", game))
+
+    assert response.status_code == 409 and error_code(response) == "seats_empty"
+    assert snapshot(game) == before
+    assert not current_deal(game)
+
+
+def test_freeing_seats():
+    bob, ann, cat = make_user("bob"), make_user("ann"), make_user("cat")
+    game = make_table(bob, players=4)
+    services.join_table(ann, game.pk)
+    services.join_table(cat, game.pk)
+    services.add_computer_player(bob, game.pk)
+    game.refresh_from_db()
+    before = snapshot(game)
+
+    # A player cannot free somebody else's seat, nobody frees the creator's, an empty seat is 404.
+    assert login(ann).post(url("game_free_seat", game, 2)).status_code == 403
+    assert login(ann).post(url("game_free_seat", game, 3)).status_code == 403
+    assert login(bob).post(url("game_free_seat", game, 0)).status_code == 403
+    assert login(ann).post(url("game_free_seat", game, 0)).status_code == 403
+    assert snapshot(game) == before
+    services.remove_seat(bob, game.pk, 3)
+    with pytest.raises(Refusal) as refused:
+        services.remove_seat(bob, game.pk, 3)
+    assert (refused.value.status, refused.value.code) == (404, "no_such_seat")
+
+    # The creator removes a player; a player leaves.
+    assert login(bob).post(url("game_free_seat", game, 2)).status_code == 302
+    assert login(ann).post(url("game_free_seat", game, 1), headers={"HX-Request": "true"}).status_code == 200
+    assert [s.user_id for s in seats_of(game)] == [bob.pk]
+    game.refresh_from_db()
+    assert game.version == before["game"][0]["version"] + 3
+
+    # A freed seat is taken again by the next to join.
+    services.join_table(cat, game.pk)
+    assert Seat.objects.get(game=game, user=cat).position == 1
+
+
+def test_seats_cannot_be_freed_once_started():
+    game = make_started_game(players=2, humans=1, seed="free-started")
+    before = snapshot(game)
+    response = login(game.created_by).post(url("game_free_seat", game, 1))
+    assert response.status_code == 409 and error_code(response) == "already_started"
+    assert snapshot(game) == before
+
+
+# ----- the deal ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("players", "hand_size"), [(2, 10), (3, 7), (4, 7)])
+def test_start_deals_the_hands_of_rule_s3(players, hand_size):
+    game = make_started_game(players=players, seed=f"deal-{players}", play_computers=False)
+
+    deal = current_deal(game)
+    cards = list(Card.objects.filter(deal=deal))
+    assert game.status == Game.Status.ACTIVE and game.version == players  # (players - 1) joins and the start
+    assert len(cards) == 52
+    assert len({(c.code, c.copy) for c in cards}) == 52
+    in_hands = Counter(c.seat_id for c in cards if c.location == Card.Location.HAND)
+    assert in_hands == {seat.pk: hand_size for seat in seats_of(game)}
+    places = Counter(c.location for c in cards)
+    assert places[Card.Location.DISCARD] == 1
+    assert places[Card.Location.STOCK] == 52 - players * hand_size - 1
+    assert sorted(c.position for c in cards if c.location == Card.Location.STOCK) == list(
+        range(52 - players * hand_size - 1))
+    assert deal.number == 1 and deal.phase == "draw" and deal.turn == (deal.dealer + 1) % players
+    assert not Move.objects.filter(game=game).exists()
+
+
+# ----- computer players -------------------------------------------------------------------------
+
+def test_computers_move_until_a_person_is_to_move():
+    ann = make_user("ann")
+    game = make_table(ann, players=4, seed="computers")
+    client = login(ann)
+    for _ in range(3):
+        assert client.post(url("game_add_computer", game)).status_code == 302
+    assert client.post(url("game_start", game)).status_code == 302
+    game.refresh_from_db()
+
+    # Seat 0 is the person; the computer seats that play before them (this seed: all three) already have.
+    assert seat_to_move(game).position == 0
+    opening = list(Move.objects.filter(game=game).order_by("ply"))
+    assert opening and all(m.actor == Move.Actor.COMPUTER for m in opening)
+    assert {m.seat.position for m in opening} == set(range(current_deal(game).dealer + 1, 4))
+
+    for turn in range(3):
+        game.refresh_from_db()
+        plies_before = game.version
+        mover = seat_to_move(game)
+        assert mover.user_id == ann.pk
+        post_move(client, game, {"type": "draw_stock"}, game.version)
+        game.refresh_from_db()
+        card = sorted(hand_keys(game, mover))[0]
+        response = post_move(client, game, {"type": "discard", "card": card}, game.version, htmx=True)
+        assert response.status_code == 200
+        game.refresh_from_db()
+        after = list(Move.objects.filter(game=game, ply__gte=plies_before).order_by("ply"))
+        assert [m.actor for m in after[:2]] == [Move.Actor.PLAYER] * 2
+        computer_moves = after[2:]
+        assert computer_moves and all(m.actor == Move.Actor.COMPUTER for m in computer_moves)
+        assert [m.ply for m in after] == list(range(plies_before, game.version))
+        if current_deal(game).number == 1:
+            # Each computer seat drew and discarded in turn, 1 then 2 then 3.
+            discards = [m.seat.position for m in computer_moves if m.action["type"] == "discard"]
+            assert discards == [1, 2, 3]
+        assert seat_to_move(game).user_id == ann.pk
+        assert f'data-version="{game.version}"' in response.content.decode()
+    assert moves_by(game, Move.Actor.COMPUTER).count() >= 6
+
+
+def test_no_computer_move_while_a_person_is_to_move():
+    game = make_started_game(players=2, seed="people")
+    assert not services.play_computer_turn(game.pk)
+    assert services.play_computer_turns(game.pk) == 0
+    assert not Move.objects.filter(game=game).exists()
