@@ -17,11 +17,11 @@ BOARD_QUERIES = 9
 """GET /games/<id>/board (htmx): session, user, game, seats, deals, melds, cards, moves, results."""
 PAGE_QUERIES = 9
 """GET /games/<id>/ (the whole page): the same as the board fragment."""
-DRAW_QUERIES = 27
+DRAW_QUERIES = 25
 """POST draw_stock (htmx): session and user (2); the move transaction (savepoint, game, seats, deals,
 melds, cards, card update, deal update, move insert, game update, release: 12); the computer-turn
-check (savepoint, game, seats, deals, melds, cards, release: 7); the fresh board (6)."""
-DISCARD_QUERIES = 27
+check (savepoint, game, seats, deals, release: 5); the fresh board (6)."""
+DISCARD_QUERIES = 25
 """POST discard (htmx): as a draw."""
 LATE_MOVES = 100
 LATE_DEAL = 4
