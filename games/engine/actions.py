@@ -2,7 +2,9 @@
 
 Cards are named by their key (``"10H"``; ``"10H~1"`` for a second copy). JSON shape:
 ``{"type": "draw_stock"}``, ``{"type": "take_discard"}``, ``{"type": "lay_meld", "cards": [...]}``,
-``{"type": "lay_off", "meld": 3, "cards": [...]}``, ``{"type": "discard", "card": "7C"}``.
+``{"type": "lay_off", "meld": 3, "cards": [...]}``, ``{"type": "discard", "card": "7C"}``,
+``{"type": "swap_wild", "meld": 3, "card": "9C", "wild": "7D"}``. A meld or lay-off holding wilds
+may say what each stands for (rule 0.3): ``{"type": "lay_meld", "cards": [...], "wilds": {"7D": "9C"}}``.
 """
 from __future__ import annotations
 
@@ -34,29 +36,57 @@ class TakeDiscard:
         return {"type": self.type}
 
 
+def _with_wilds(data: dict, wilds: tuple[tuple[str, str], ...]) -> dict:
+    return {**data, "wilds": dict(wilds)} if wilds else data
+
+
 @dataclass(frozen=True)
 class LayMeld:
-    """Lay down a new meld from hand (rules S6, S8). ``cards``: card keys, any order."""
+    """Lay down a new meld from hand (rules S6, S8, W7-W9). ``cards``: card keys, any order.
+
+    ``wilds``: ``(wild key, what it stands for)`` pairs, sorted by key (rule 0.3); empty when the
+    meld holds no wild or its one reading is meant.
+    """
 
     cards: tuple[str, ...]
+    wilds: tuple[tuple[str, str], ...] = ()
     type: ClassVar[str] = "lay_meld"
 
     def to_json(self) -> dict:
-        """Return ``{"type": "lay_meld", "cards": [keys]}``."""
-        return {"type": self.type, "cards": list(self.cards)}
+        """Return ``{"type": "lay_meld", "cards": [keys]}`` plus ``"wilds": {key: code}`` when declared."""
+        return _with_wilds({"type": self.type, "cards": list(self.cards)}, self.wilds)
 
 
 @dataclass(frozen=True)
 class LayOff:
-    """Add cards from hand to the meld numbered ``meld`` (rule S9)."""
+    """Add cards from hand to the meld numbered ``meld`` (rules S9, W10); ``wilds`` as in LayMeld."""
 
     meld: int
     cards: tuple[str, ...]
+    wilds: tuple[tuple[str, str], ...] = ()
     type: ClassVar[str] = "lay_off"
 
     def to_json(self) -> dict:
-        """Return ``{"type": "lay_off", "meld": n, "cards": [keys]}``."""
-        return {"type": self.type, "meld": self.meld, "cards": list(self.cards)}
+        """Return ``{"type": "lay_off", "meld": n, "cards": [keys]}`` plus ``"wilds"`` when declared."""
+        return _with_wilds({"type": self.type, "meld": self.meld, "cards": list(self.cards)}, self.wilds)
+
+
+@dataclass(frozen=True)
+class SwapWild:
+    """Replace a wild in the meld numbered ``meld`` with the natural ``card`` from hand (rule W11).
+
+    ``wild``: the key of the wild that comes out, needed only when two wilds of a set could.
+    """
+
+    meld: int
+    card: str
+    wild: str | None = None
+    type: ClassVar[str] = "swap_wild"
+
+    def to_json(self) -> dict:
+        """Return ``{"type": "swap_wild", "meld": n, "card": key}`` plus ``"wild": key`` when chosen."""
+        data = {"type": self.type, "meld": self.meld, "card": self.card}
+        return {**data, "wild": self.wild} if self.wild else data
 
 
 @dataclass(frozen=True)
@@ -71,7 +101,7 @@ class Discard:
         return {"type": self.type, "card": self.card}
 
 
-Action = Union[DrawStock, TakeDiscard, LayMeld, LayOff, Discard]
+Action = Union[DrawStock, TakeDiscard, LayMeld, LayOff, SwapWild, Discard]
 
 
 def _card_list(data: dict) -> tuple[str, ...]:
@@ -81,6 +111,23 @@ def _card_list(data: dict) -> tuple[str, ...]:
     if len(set(cards)) != len(cards):
         raise IllegalAction("malformed", "The same card was chosen twice.")
     return tuple(cards)
+
+
+def _wild_list(data: dict, cards: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    wilds = data.get("wilds", {})
+    if not isinstance(wilds, dict) or not all(isinstance(k, str) and isinstance(v, str) and v
+                                              for k, v in wilds.items()):
+        raise IllegalAction("malformed", "Say what each wild stands for as card notation, e.g. {\"7D\": \"9C\"}.")
+    if any(key not in cards for key in wilds):
+        raise IllegalAction("malformed", "A declared wild must be one of the cards played.")
+    return tuple(sorted(wilds.items()))
+
+
+def _meld_number(data: dict, message: str) -> int:
+    meld = data.get("meld")
+    if not isinstance(meld, int) or isinstance(meld, bool):
+        raise IllegalAction("malformed", message)
+    return meld
 
 
 def action_from_json(data: object) -> Action:
@@ -97,12 +144,18 @@ def action_from_json(data: object) -> Action:
     if kind == TakeDiscard.type:
         return TakeDiscard()
     if kind == LayMeld.type:
-        return LayMeld(_card_list(data))
+        cards = _card_list(data)
+        return LayMeld(cards, _wild_list(data, cards))
     if kind == LayOff.type:
-        meld = data.get("meld")
-        if not isinstance(meld, int) or isinstance(meld, bool):
-            raise IllegalAction("malformed", "Choose the meld to lay off on.")
-        return LayOff(meld, _card_list(data))
+        meld = _meld_number(data, "Choose the meld to lay off on.")
+        cards = _card_list(data)
+        return LayOff(meld, cards, _wild_list(data, cards))
+    if kind == SwapWild.type:
+        meld = _meld_number(data, "Choose the meld to swap a wild out of.")
+        card, wild = data.get("card"), data.get("wild")
+        if not isinstance(card, str) or not card or not (wild is None or (isinstance(wild, str) and wild)):
+            raise IllegalAction("malformed", "Choose the natural card to swap in (and which wild comes out).")
+        return SwapWild(meld, card, wild)
     if kind == Discard.type:
         card = data.get("card")
         if not isinstance(card, str) or not card:

@@ -1,17 +1,23 @@
-"""Meld validation: sets and runs, with the limits each variant sets through MeldRules.
+"""Meld validation: sets, runs and wilds, with the limits each variant sets through MeldRules.
 
 One validator serves every variant; a variant differs only in its MeldRules (rule S8 for Standard
-Rummy). Every refusal is an IllegalAction with code ``"bad_meld"`` (or ``"bad_lay_off"``), a sentence
-that says what is wrong, and the rule number.
+Rummy, W7-W11 for Wild Rummy; the parameters also cover Frustration's R5-R8 and Frayzy's F9-F11).
+Every refusal is an IllegalAction with code ``"bad_meld"``, ``"bad_lay_off"``, ``"bad_wild"`` (a
+wild declared as a card it cannot stand for), ``"choose_wild"`` (more than one reading and none
+chosen, rule 0.3) or ``"bad_swap"``, a sentence that says what is wrong, and the rule number.
+
+A meld holding wilds records what each wild stands for (rule 0.3): a card code such as ``"9C"``
+(a run place, or a set's suit slot), or a rank alone such as ``"9"`` (a set whose suits do not
+matter, or a surplus wild, W12). A wild on the table is written ``7D=9C``.
 """
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, field, replace
+from itertools import combinations, permutations
+from typing import Mapping, Sequence
 
-from .cards import SUIT_SYMBOLS, Card
+from .cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_code
 from .errors import IllegalAction
 
 SET = "set"
@@ -28,7 +34,19 @@ class MeldRules:
         set_min / set_max: card count bounds for a set (``set_max`` None = no maximum).
         set_distinct_suits: True when a set may not hold one suit twice.
         run_min: the fewest cards in a run.
-        ace_high: True when an ace may also rank above the king (never both, never wrapping).
+        ace_high: True when an ace may also rank above the king (never both, never wrapping; R7).
+        run_top: the highest rank a run may reach (13 = king; Frayzy's numbers stop at 12, F10).
+        wild_ranks: ranks whose cards are wild (W3: the deal's rank; R5: 2s). Empty: no wilds (S10).
+        jokers_wild: True when jokers are wild (R5).
+        min_naturals: the fewest naturals a meld needs (W9: 1).
+        max_wilds: the most wilds one meld may hold (F11: 1), None for no cap (W9).
+        wilds_at_most_naturals: R8's ratio, wilds <= naturals in every meld at all times.
+        wild_rank_sets: W9: a set made only of cards of the wild rank is a natural set of that rank,
+            each card standing for itself.
+        wild_rule: rule number cited when a wild is refused, e.g. ``"W9"``.
+
+    In a set with ``set_distinct_suits`` a wild fills a free suit slot and stands for a card
+    (``"9C"``); otherwise it stands for the rank alone (``"9"``). In a run it stands for a card.
     """
 
     rule: str
@@ -37,6 +55,25 @@ class MeldRules:
     set_distinct_suits: bool = True
     run_min: int = 3
     ace_high: bool = False
+    run_top: int = 13
+    wild_ranks: frozenset[int] = field(default_factory=frozenset)
+    jokers_wild: bool = False
+    min_naturals: int = 1
+    max_wilds: int | None = None
+    wilds_at_most_naturals: bool = False
+    wild_rank_sets: bool = False
+    wild_rule: str = ""
+
+    @property
+    def has_wilds(self) -> bool:
+        """True when some card can be wild under these rules."""
+        return bool(self.wild_ranks) or self.jokers_wild
+
+    def is_wild(self, card: Card) -> bool:
+        """True when ``card`` is wild under these rules (W3, R5)."""
+        if card.is_joker:
+            return self.jokers_wild
+        return card.rank in self.wild_ranks
 
 
 @dataclass(frozen=True)
@@ -48,6 +85,16 @@ class MeldShape:
 
     kind: str
     cards: tuple[Card, ...]
+    wilds: tuple[tuple[Card, str], ...] = ()
+    """Each wild of the meld with what it stands for (0.3), in table order; empty without wilds."""
+
+    def stands_for(self, card: Card) -> str:
+        """What ``card`` stands for in this meld (``"9C"``, ``"9"``), or ``""`` for a natural."""
+        return next((code for wild, code in self.wilds if wild == card), "")
+
+    def notation(self) -> str:
+        """The meld as the rule book writes it: ``"9S 9H 7D=9C"``."""
+        return " ".join(f"{c.key}={self.stands_for(c)}" if self.stands_for(c) else c.key for c in self.cards)
 
 
 def show(card: Card) -> str:
@@ -58,6 +105,18 @@ def show(card: Card) -> str:
 def show_cards(cards: Sequence[Card]) -> str:
     """Cards as players read them, space-separated."""
     return " ".join(show(c) for c in cards)
+
+
+def show_code(code: str) -> str:
+    """What a wild stands for, as players read it: ``"9♣"``, or a rank alone: ``"9"``."""
+    if code[-1:] in SUITS and code[:-1] in RANKS:
+        return f"{code[:-1]}{SUIT_SYMBOLS[code[-1]]}"
+    return code
+
+
+def show_wild(card: Card, code: str) -> str:
+    """A wild with what it stands for: ``"7♦=9♣"``."""
+    return f"{show(card)}={show_code(code)}"
 
 
 def _refuse(message: str, rules: MeldRules, code: str = "bad_meld") -> IllegalAction:
@@ -114,11 +173,8 @@ def check_run(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
     raise _refuse(f"A run needs consecutive ranks: there is a gap between {show(gap[0])} and {show(gap[1])}.", rules)
 
 
-def read_meld(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
-    """Decide whether ``cards`` are a set or a run and check them (a new meld, e.g. rule S8).
-
-    Returns the MeldShape. Raises IllegalAction("bad_meld") with the most telling reason.
-    """
+def _plain_meld(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
+    """Read a meld with no wild in it (e.g. rule S8)."""
     if len(cards) < min(rules.set_min, rules.run_min):
         raise _refuse(f"A meld needs at least {min(rules.set_min, rules.run_min)} cards.", rules)
     if len({c.rank for c in cards}) == 1:
@@ -128,26 +184,267 @@ def read_meld(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
     raise _refuse(f"{show_cards(cards)} is not a meld: a set needs one rank and a run needs one suit.", rules)
 
 
-def extend_meld(meld: MeldShape, cards: Sequence[Card], rules: MeldRules) -> MeldShape:
-    """Lay off ``cards`` on ``meld``; return the grown meld (rules S9 with S8's limits).
+def _set_rank(naturals: Sequence[Card], wilds: Sequence[tuple[Card, str]]) -> int:
+    if naturals:
+        return naturals[0].rank
+    return RANKS.index(wilds[0][1].rstrip("".join(SUITS))) + 1
+
+
+def _set_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card],
+                  rules: MeldRules) -> tuple[list[MeldShape], str]:
+    if len({c.rank for c in naturals}) > 1:
+        return [], f"A set needs cards of one rank: {show_cards(naturals)} mixes ranks."
+    if len(cards) < rules.set_min:
+        return [], f"A set needs at least {rules.set_min} cards of one rank."
+    if rules.set_max is not None and len(cards) > rules.set_max:
+        return [], f"A set has at most {rules.set_max} cards."
+    rank = naturals[0].rank
+    if not rules.set_distinct_suits:
+        return [MeldShape(SET, tuple(cards), tuple((w, RANKS[rank - 1]) for w in wilds))], ""
+    held = [c.suit for c in naturals]
+    if len(set(held)) < len(held):
+        twice = next(suit for suit, n in Counter(held).items() if n > 1)
+        return [], f"A set needs different suits: {SUIT_SYMBOLS[twice]} appears twice."
+    free = [suit for suit in SUITS if suit not in held]
+    return [MeldShape(SET, tuple(cards), tuple((w, card_code(rank, suit)) for w, suit in zip(wilds, slots)))
+            for slots in permutations(free, len(wilds))], ""
+
+
+def _run_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card],
+                  rules: MeldRules) -> tuple[list[MeldShape], str]:
+    if len({c.suit for c in naturals}) > 1:
+        return [], f"A run needs cards of one suit: {show_cards(naturals)} mixes suits."
+    if len(cards) < rules.run_min:
+        return [], f"A run needs at least {rules.run_min} cards of one suit in sequence."
+    suit, size = naturals[0].suit, len(cards)
+    mappings = [{c: c.rank for c in naturals}]
+    if rules.ace_high and any(c.rank == 1 for c in naturals):
+        mappings.append({c: ACE_HIGH_RANK if c.rank == 1 else c.rank for c in naturals})
+    top = ACE_HIGH_RANK if rules.ace_high else rules.run_top
+    found: list[MeldShape] = []
+    for places in mappings:
+        ranks = sorted(places.values())
+        if len(set(ranks)) < len(ranks):
+            return [], "A run cannot hold the same rank twice."
+        for low in range(max(1, ranks[-1] - size + 1), min(ranks[0], top - size + 1) + 1):
+            gaps = [r for r in range(low, low + size) if r not in ranks]
+            for order in permutations(wilds):
+                slot = {**{c: r for c, r in places.items()}, **dict(zip(order, gaps))}
+                table = tuple(sorted(cards, key=lambda c: slot[c]))
+                found.append(MeldShape(RUN, table, tuple(
+                    (w, card_code(1 if slot[w] == ACE_HIGH_RANK else slot[w], suit)) for w in table if w in wilds)))
+    if found:
+        return found, ""
+    if not rules.ace_high and 1 in ranks and 13 in ranks:
+        return [], "Aces are low only: a run may go A-2-3 but not Q-K-A or K-A-2."
+    return [], f"{show_cards(naturals)} and {len(wilds)} wild{'s' if len(wilds) != 1 else ''} cannot make a run " \
+               f"of {size} within A..{RANKS[min(top, 13) - 1]}."
+
+
+def meld_readings(cards: Sequence[Card], rules: MeldRules, kind: str | None = None) -> tuple[list[MeldShape], str]:
+    """Every legal reading of ``cards`` as one meld (of ``kind`` when given) under ``rules``.
+
+    A reading is a MeldShape whose ``wilds`` say what each wild stands for (0.3; W7-W9). Returns
+    ``(readings, reason)``: ``reason`` says why there is none when the list is empty. A meld
+    without wilds has at most one reading.
+    """
+    wilds = [c for c in cards if rules.is_wild(c)]
+    naturals = [c for c in cards if not rules.is_wild(c)]
+    if not wilds:
+        try:
+            shape = _plain_meld(cards, rules) if kind is None else (check_set if kind == SET else check_run)(cards, rules)
+        except IllegalAction as refusal:
+            return [], refusal.message
+        return [shape], ""
+    if (rules.wild_rank_sets and not naturals and kind in (None, SET) and not any(c.is_joker for c in cards)
+            and len({c.rank for c in cards}) == 1):
+        try:
+            check_set(cards, rules)
+        except IllegalAction as refusal:
+            return [], refusal.message
+        return [MeldShape(SET, tuple(cards), tuple((c, c.code) for c in cards))], ""
+    if len(naturals) < rules.min_naturals:
+        return [], f"A meld needs at least {rules.min_naturals} natural card (one that is not wild)."
+    if rules.max_wilds is not None and len(wilds) > rules.max_wilds:
+        return [], f"A meld may hold at most {rules.max_wilds} wild{'s' if rules.max_wilds != 1 else ''}."
+    if rules.wilds_at_most_naturals and len(wilds) > len(naturals):
+        return [], "A meld may not hold more wilds than natural cards."
+    found: list[MeldShape] = []
+    reasons: list[str] = []
+    for wanted, reader in ((SET, _set_readings), (RUN, _run_readings)):
+        if kind in (None, wanted):
+            shapes, reason = reader(cards, naturals, wilds, rules)
+            found += shapes
+            reasons.append(reason)
+    if found or kind is not None:
+        return found, next((r for r in reasons if r), "")
+    if len({c.rank for c in naturals}) > 1 and len({c.suit for c in naturals}) > 1:
+        return [], f"{show_cards(cards)} is not a meld: a set needs one rank and a run needs one suit."
+    return [], reasons[0] if len({c.rank for c in naturals}) == 1 else reasons[1]
+
+
+def _declared(cards: Sequence[Card], wilds: Mapping[str, str], rules: MeldRules) -> dict[Card, str]:
+    by_key = {c.key: c for c in cards}
+    chosen: dict[Card, str] = {}
+    for key, stands in wilds.items():
+        card = by_key.get(key)
+        if card is None or not rules.is_wild(card):
+            raise IllegalAction("bad_wild", f"{key} is not a wild among the cards played.", rules.wild_rule or rules.rule)
+        chosen[card] = stands
+    return chosen
+
+
+def choose_reading(readings: list[MeldShape], declared: Mapping[Card, str], rules: MeldRules,
+                   fixed: Mapping[Card, str] | None = None) -> MeldShape:
+    """Pick the one reading that agrees with ``fixed`` (wilds already on the table, 0.3) and the
+    player's ``declared`` wilds.
+
+    Raises:
+        IllegalAction("bad_wild"): no reading gives a wild what it was declared as.
+        IllegalAction("choose_wild"): more than one reading is left and the player must say which.
+    """
+    fixed = fixed or {}
+    readings = [r for r in readings if all(r.stands_for(c) == code for c, code in fixed.items())]
+    matching = [r for r in readings if all(r.stands_for(c) == code for c, code in declared.items())]
+    if not matching:
+        said = ", ".join(show_wild(c, code) for c, code in declared.items())
+        options = "; ".join(" ".join(show_wild(c, code) for c, code in r.wilds if c in declared) for r in readings)
+        raise IllegalAction("bad_wild", f"A wild cannot stand for that here ({said}). It can be: {options}.",
+                            rules.wild_rule or "0.3")
+    if len(matching) > 1:
+        options = "; ".join(" ".join(show_wild(c, code) for c, code in r.wilds if c not in fixed) for r in matching)
+        raise IllegalAction("choose_wild", f"Say what each wild stands for: {options}.", "0.3")
+    return matching[0]
+
+
+def read_meld(cards: Sequence[Card], rules: MeldRules, wilds: Mapping[str, str] | None = None) -> MeldShape:
+    """Decide whether ``cards`` are a set or a run and check them (a new meld, e.g. rules S8, W7-W9).
+
+    ``wilds`` maps a wild's key to what it stands for (0.3); it may be left out when only one
+    reading exists. Returns the MeldShape. Raises IllegalAction("bad_meld") with the most telling
+    reason, or ``bad_wild`` / ``choose_wild`` (see ``choose_reading``).
+    """
+    declared = _declared(cards, wilds or {}, rules)
+    readings, reason = meld_readings(cards, rules)
+    if not readings:
+        raise _refuse(reason, rules)
+    return choose_reading(readings, declared, rules)
+
+
+def extension_readings(meld: MeldShape, cards: Sequence[Card], rules: MeldRules) -> tuple[list[MeldShape], str]:
+    """Every reading of ``meld`` grown by ``cards`` that keeps each table wild's record (0.3, S9, W10)."""
+    readings, reason = meld_readings([*meld.cards, *cards], rules, meld.kind)
+    kept = [r for r in readings if all(r.stands_for(c) == code for c, code in meld.wilds)]
+    if readings and not kept:
+        reason = "The wilds on the table keep what they stand for."
+    return kept, reason
+
+
+def extend_meld(meld: MeldShape, cards: Sequence[Card], rules: MeldRules,
+                wilds: Mapping[str, str] | None = None) -> MeldShape:
+    """Lay off ``cards`` on ``meld``; return the grown meld (rules S9, W10 with the meld limits).
+
+    ``wilds`` says what each wild laid off stands for, when more than one place fits (0.3).
 
     Raises:
         IllegalAction("bad_lay_off"): the grown meld is no longer a legal set or run.
+        IllegalAction("bad_wild" / "choose_wild"): see ``choose_reading``.
     """
-    check = check_set if meld.kind == SET else check_run
-    try:
-        return check([*meld.cards, *cards], rules)
-    except IllegalAction as refusal:
-        raise _refuse(f"{show_cards(cards)} does not fit {show_cards(meld.cards)}. {refusal.message}",
-                      rules, "bad_lay_off") from None
+    declared = _declared(cards, wilds or {}, rules)
+    if not meld.wilds and not any(rules.is_wild(c) for c in cards):
+        check = check_set if meld.kind == SET else check_run
+        try:
+            return check([*meld.cards, *cards], rules)
+        except IllegalAction as refusal:
+            raise _refuse(f"{show_cards(cards)} does not fit {show_cards(meld.cards)}. {refusal.message}",
+                          rules, "bad_lay_off") from None
+    readings, reason = extension_readings(meld, cards, rules)
+    if not readings:
+        raise _refuse(f"{show_cards(cards)} does not fit {show_cards(meld.cards)}. {reason}", rules, "bad_lay_off")
+    return choose_reading(readings, declared, rules, dict(meld.wilds))
+
+
+def add_surplus_wild(meld: MeldShape, wild: Card, rules: MeldRules) -> MeldShape:
+    """W12's going-out exception: ``wild`` as one card more than a full set allows.
+
+    The wild stands for the set's rank alone (it fills no suit slot) and can never be swapped (W11).
+
+    Raises:
+        IllegalAction("bad_lay_off"): the meld is not a full set or the card is not wild.
+    """
+    if meld.kind != SET or rules.set_max is None or len(meld.cards) != rules.set_max or not rules.is_wild(wild):
+        raise IllegalAction("bad_lay_off", f"Only a wild may go on a full set of {rules.set_max}, "
+                            "and only as the going-out exception.", "W12")
+    naturals = [c for c in meld.cards if not meld.stands_for(c)]
+    rank = _set_rank(naturals, meld.wilds)
+    return replace(meld, cards=(*meld.cards, wild), wilds=(*meld.wilds, (wild, RANKS[rank - 1])))
+
+
+def swappable_wilds(meld: MeldShape, natural: Card, rules: MeldRules) -> list[Card]:
+    """The wilds of ``meld`` that ``natural`` may replace (W11; F13 for sets whose suits do not matter).
+
+    Run: the natural is exactly the card the wild stands for. Set with suit slots: the natural has
+    the set's rank and a suit no other card of the set holds; a wild standing for a rank alone (a
+    surplus wild, W12) or for itself (an all-wild set, W9) never comes out.
+    """
+    if rules.is_wild(natural):
+        return []
+    if meld.kind == RUN:
+        return [w for w, code in meld.wilds if code == natural.code]
+    naturals = [c for c in meld.cards if not meld.stands_for(c)]
+    if not meld.wilds or natural.rank != _set_rank(naturals, meld.wilds):
+        return []
+    if not rules.set_distinct_suits:
+        return [w for w, _ in meld.wilds]
+    found = []
+    for wild, code in meld.wilds:
+        if code[-1:] not in SUITS or code == wild.code:
+            continue
+        held = {c.suit for c in naturals} | {other[-1] for w, other in meld.wilds if w != wild}
+        if natural.suit not in held:
+            found.append(wild)
+    return found
+
+
+def swap_wild(meld: MeldShape, natural: Card, wild: Card | None, rules: MeldRules) -> MeldShape:
+    """Put ``natural`` in the place of ``wild`` in ``meld`` and return the new meld (W11).
+
+    ``wild`` may be None when only one wild of the meld can come out.
+
+    Raises:
+        IllegalAction("bad_swap"): the natural does not match what any (or the chosen) wild stands
+            for; or two wilds could come out and none was chosen.
+    """
+    options = swappable_wilds(meld, natural, rules)
+    rule = rules.wild_rule or rules.rule
+    if wild is not None and wild not in options:
+        if not meld.stands_for(wild):
+            raise IllegalAction("bad_swap", f"{show(wild)} is not a wild in that meld.", rule)
+        raise IllegalAction("bad_swap", f"{show(natural)} cannot replace {show_wild(wild, meld.stands_for(wild))}: "
+                            "in a run the card must be exactly the one the wild stands for; in a set it must be "
+                            "of the set's rank and of a free suit.", rule)
+    if not options:
+        raise IllegalAction("bad_swap", f"{show(natural)} matches no wild in that meld: in a run the card must be "
+                            "exactly the one the wild stands for; in a set it must be of the set's rank and of a "
+                            "free suit.", rule)
+    if wild is None:
+        if len(options) > 1:
+            raise IllegalAction("choose_wild", "Say which wild comes out: "
+                                + " or ".join(show_wild(w, meld.stands_for(w)) for w in options) + ".", rule)
+        wild = options[0]
+    return replace(meld, cards=tuple(natural if c == wild else c for c in meld.cards),
+                   wilds=tuple((w, code) for w, code in meld.wilds if w != wild))
 
 
 def candidate_melds(hand: Sequence[Card], rules: MeldRules) -> list[MeldShape]:
     """Every legal new meld that can be made from ``hand`` (for legal-action lists and bots).
 
-    Sets: every combination of ``set_min``..``set_max`` cards of one rank with distinct suits.
-    Runs: every unbroken stretch of ``run_min`` or more cards of one suit.
+    Without wilds in hand: every combination of ``set_min``..``set_max`` cards of one rank with
+    distinct suits, and every unbroken stretch of ``run_min`` or more cards of one suit. With wilds:
+    every reading (``meld_readings``) of every group of cards from the hand.
     """
+    if any(rules.is_wild(c) for c in hand):
+        return _wild_candidates(hand, rules)
     found: list[MeldShape] = []
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, dict[int, Card]] = {}
@@ -160,7 +457,7 @@ def candidate_melds(hand: Sequence[Card], rules: MeldRules) -> list[MeldShape]:
             for combo in combinations(cards, size):
                 if not rules.set_distinct_suits or len({c.suit for c in combo}) == size:
                     found.append(MeldShape(SET, combo))
-    top = ACE_HIGH_RANK if rules.ace_high else 13
+    top = ACE_HIGH_RANK if rules.ace_high else rules.run_top
     for ranks in by_suit.values():
         for low in range(1, top + 1):
             stretch: list[Card] = []
@@ -171,4 +468,16 @@ def candidate_melds(hand: Sequence[Card], rules: MeldRules) -> list[MeldShape]:
                 stretch.append(card)
                 if len(stretch) >= rules.run_min:
                     found.append(MeldShape(RUN, tuple(stretch)))
+    return found
+
+
+def _wild_candidates(hand: Sequence[Card], rules: MeldRules) -> list[MeldShape]:
+    found: list[MeldShape] = []
+    smallest = min(rules.set_min, rules.run_min)
+    for size in range(smallest, len(hand) + 1):
+        for combo in combinations(hand, size):
+            naturals = [c for c in combo if not rules.is_wild(c)]
+            if len({c.rank for c in naturals}) > 1 and len({c.suit for c in naturals}) > 1:
+                continue
+            found += meld_readings(combo, rules)[0]
     return found

@@ -1,4 +1,4 @@
-"""Builders for exact Standard Rummy positions, written in the rule book's card notation.
+"""Builders for exact Standard and Wild Rummy positions, written in the rule book's card notation.
 
 Cards are written as in RULES.md ("Card notation"): ``"AS 10H QC"``. Piles are written bottom to
 top, so the last card of ``stock`` is drawn first and the last card of ``discard`` is the top
@@ -9,25 +9,32 @@ Typical use::
     state = build(["4C 5C 6C 9S", "KH QH"], discard="2D 9H", turn=0, phase="play")
     after, events = state.apply(0, lay_meld("4C 5C 6C"))
 
+Wild Rummy positions use ``wild(...)`` (or ``build(..., variant=WildRummy())``); a table wild is
+written ``7D=9C`` in a meld (rule 0.3), e.g. ``wild(["9C 2S", "KH QH"], melds=[(1, "5H 7D=6H 7H")],
+number=7, phase="play", pending="9C")``.
+
 Nothing here needs Django.
 """
 from __future__ import annotations
 
 from dataclasses import asdict, is_dataclass
+from types import SimpleNamespace
 from typing import Iterable
 
 import pytest
 
-from games.engine.actions import Action, Discard, DrawStock, LayMeld, LayOff, TakeDiscard
+from games.engine.actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard
 from games.engine.cards import Card, parse_card
 from games.engine.errors import IllegalAction
 from games.engine.melds import read_meld
 from games.engine.state import DealState, GameState, Phase, TableMeld
 from games.engine.variants.standard import StandardRummy
+from games.engine.variants.wild import WildRummy
 
 __all__ = [
     "DrawStock", "TakeDiscard", "Phase", "build", "card", "cards", "deal_cards", "discard", "expect_illegal",
     "held", "key_list", "lay_meld", "lay_off", "meld_keys", "play", "snapshot", "sorted_keys",
+    "swap", "wild", "WildRummy", "meld_notation",
 ]
 
 
@@ -46,14 +53,32 @@ def key_list(text: str) -> tuple[str, ...]:
     return tuple(c.key for c in cards(text))
 
 
+def _split_wilds(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """``"5H 7D=6H 7H"`` -> ``("5H 7D 7H", (("7D", "6H"),))``."""
+    plain, wilds = [], []
+    for word in text.split():
+        key, _, stands = word.partition("=")
+        plain.append(key)
+        if stands:
+            wilds.append((parse_card(key).key, stands))
+    return " ".join(plain), tuple(sorted(wilds))
+
+
 def lay_meld(text: str) -> LayMeld:
-    """A LayMeld action for the cards in ``text``."""
-    return LayMeld(key_list(text))
+    """A LayMeld action for the cards in ``text``; ``7D=9C`` declares what a wild stands for (0.3)."""
+    plain, wilds = _split_wilds(text)
+    return LayMeld(key_list(plain), wilds)
 
 
 def lay_off(meld_id: int, text: str) -> LayOff:
-    """A LayOff action putting the cards in ``text`` on meld ``meld_id``."""
-    return LayOff(meld_id, key_list(text))
+    """A LayOff action putting the cards in ``text`` on meld ``meld_id`` (``7D=8H`` declares a wild)."""
+    plain, wilds = _split_wilds(text)
+    return LayOff(meld_id, key_list(plain), wilds)
+
+
+def swap(meld_id: int, natural: str, wild_card: str | None = None) -> SwapWild:
+    """A SwapWild action: ``natural`` from hand replaces a wild (``wild_card``) of meld ``meld_id`` (W11)."""
+    return SwapWild(meld_id, card(natural).key, card(wild_card).key if wild_card else None)
 
 
 def discard(text: str) -> Discard:
@@ -77,10 +102,12 @@ def build(
     played_before: list[bool] | None = None,
     played_this_turn: bool = False,
     number: int = 1,
-    variant: StandardRummy | None = None,
+    variant: StandardRummy | WildRummy | None = None,
     seed: str = "builder-seed",
+    pending: str = "",
+    streaks: list[int] | None = None,
 ) -> GameState:
-    """Build a GameState for Standard Rummy holding exactly the given position.
+    """Build a GameState for Standard Rummy (or ``variant``) holding exactly the given position.
 
     Args:
         hands: one notation string per seat; the number of seats is ``len(hands)``.
@@ -88,22 +115,25 @@ def build(
             elsewhere into the stock (in deck order), so the position holds the whole deck (S1).
         discard: the discard pile, bottom to top.
         melds: ``(owner, "cards")`` pairs; they get ids 1, 2, ... in the order given and are
-            checked with the variant's meld rules (S8).
+            checked with the variant's meld rules (S8; W7-W9, a wild written ``7D=9C``).
         turn, phase: seat to move and its phase (0.2). ``taken``: the card taken from the
             discard pile this turn (S7); it must be in the mover's hand.
         dealer: dealer seat; by default the seat right of ``turn``, so the mover is left of it (S4).
         totals, rebuilds, stalemate, played_before, played_this_turn, number: as in DealState /
-            GameState; all default to a fresh first hand.
+            GameState; all default to a fresh first hand. In Wild Rummy ``number`` is also the wild
+            rank (W3). ``pending``: the mover's pending cards (W6). ``streaks``: per seat (W14).
 
     The builder refuses a position that holds the same card twice, so test typos fail loudly.
     """
     variant = variant or StandardRummy()
+    wild_rank = number if isinstance(variant, WildRummy) else None
+    rules = variant.meld_rules_for(SimpleNamespace(wild_rank=wild_rank))
     players = len(hands)
     hand_cards = [cards(h) for h in hands]
     discard_cards = cards(discard)
-    meld_specs = list(melds)
-    table = [TableMeld(i, owner, read_meld(cards(text), variant.meld_rules))
-             for i, (owner, text) in enumerate(meld_specs, start=1)]
+    meld_specs = [_split_wilds(text) + (owner,) for owner, text in melds]
+    table = [TableMeld(i, owner, read_meld(cards(plain), rules, dict(wilds)))
+             for i, (plain, wilds, owner) in enumerate(meld_specs, start=1)]
     used = [c for h in hand_cards for c in h] + discard_cards + [c for m in table for c in m.shape.cards]
     if stock is None:
         stock_cards = [c for c in variant.deck() if c not in used]
@@ -130,9 +160,25 @@ def build(
         played_this_turn=played_this_turn,
         played_before=list(played_before) if played_before is not None else [False] * players,
         next_meld_id=len(table) + 1,
+        wild_rank=wild_rank,
+        pending=cards(pending),
     )
+    assert all(c in hand_cards[turn] for c in deal.pending), "builder: pending cards must be in the mover's hand"
     return GameState(variant=variant, players=players, seed=seed,
-                     totals=list(totals) if totals is not None else [0] * players, deal=deal)
+                     totals=list(totals) if totals is not None else [0] * players, deal=deal,
+                     streaks=list(streaks) if streaks is not None else [0] * players)
+
+
+def wild(hands: list[str], **fields) -> GameState:
+    """``build`` for Wild Rummy: the deal ``number`` (default 1) sets the wild rank (W3), and the
+    phase defaults to ``play``. Every other field as in ``build``."""
+    fields.setdefault("phase", Phase.PLAY)
+    return build(hands, variant=WildRummy(), **fields)
+
+
+def meld_notation(state: GameState) -> list[str]:
+    """The table's melds in the rule book's notation, wilds as ``7D=9C`` (0.3)."""
+    return [m.shape.notation() for m in state.deal.melds]
 
 
 def deal_cards(state: GameState) -> list[Card]:
@@ -166,7 +212,7 @@ def _plain(value: object) -> object:
     if isinstance(value, Card):
         return value.key
     if isinstance(value, TableMeld):
-        return (value.id, value.owner, value.shape.kind, tuple(c.key for c in value.shape.cards))
+        return (value.id, value.owner, value.shape.kind, value.shape.notation())
     if is_dataclass(value) and not isinstance(value, type):
         return {k: _plain(v) for k, v in asdict(value).items()}
     if isinstance(value, (list, tuple)):
@@ -194,6 +240,8 @@ def _deal_snapshot(deal: DealState | None) -> dict | None:
         "played_this_turn": deal.played_this_turn,
         "played_before": tuple(deal.played_before),
         "next_meld_id": deal.next_meld_id,
+        "wild_rank": deal.wild_rank,
+        "pending": _plain(deal.pending),
     }
 
 
@@ -209,6 +257,7 @@ def snapshot(state: GameState) -> dict:
         "seed": state.seed,
         "variant": _plain(state.variant),
         "totals": tuple(state.totals),
+        "streaks": tuple(state.streaks),
         "finished": state.finished,
         "last_result": _plain(state.last_result),
         "deal": _deal_snapshot(state.deal),

@@ -1,10 +1,15 @@
-"""The registry of playable variants, by name."""
+"""The registry of playable variants, by name.
+
+Each variant module holds one frozen dataclass (its table options) that subclasses
+``variants.base.Variant`` and supplies the turn rules that differ from the shared steps.
+"""
 from __future__ import annotations
 
 from ..errors import IllegalAction
 from .standard import StandardRummy
+from .wild import WildRummy
 
-VARIANTS = {StandardRummy.name: StandardRummy}
+VARIANTS = {StandardRummy.name: StandardRummy, WildRummy.name: WildRummy}
 
 
 def make_variant(name: str, options: dict | None = None):

@@ -1,22 +1,28 @@
-"""Standard Rummy's parameters (rules S1-S16 of RULES.md).
-
-The turn flow itself lives in ``games.engine.state``; this module says what is particular to the
-game: deck, hand size, meld limits, card points, dealer rotation and the table options.
+"""Standard Rummy (rules S1-S16 of RULES.md): its parameters and what its turn adds to the shared
+steps of ``variants.base``: any draw (S5), the taken discard kept (S7), going out by a meld or
+lay-off (S11), penalty scoring with the "going rummy" option (S13, S14) and the points target (S15).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from ..actions import Action, Discard, DrawStock, LayMeld, LayOff, TakeDiscard
 from ..cards import Card, standard_deck
 from ..errors import IllegalAction
-from ..melds import MeldRules
+from ..melds import MeldRules, candidate_melds, extend_meld, show
+from ..state import DealState, HandResult, Phase
+from .base import Variant
+
+if TYPE_CHECKING:
+    from ..state import GameState
 
 FACE_CARD_POINTS = 10
 DEFAULT_TARGET = 100
 
 
 @dataclass(frozen=True)
-class StandardRummy:
+class StandardRummy(Variant):
     """Standard Rummy with its table options.
 
     Attributes:
@@ -33,6 +39,9 @@ class StandardRummy:
     title = "Standard Rummy"
     min_players = 2
     max_players = 4
+    players_rule = "S2"
+    game_end_rule = "S15"
+    draw_rule = "S5"
     meld_rules = MeldRules(rule="S8", set_min=3, set_max=4, set_distinct_suits=True, run_min=3)
     max_rebuilds = 2
     """Stock rebuilds allowed per hand; the next time it empties the hand is a stalemate (S16)."""
@@ -67,3 +76,79 @@ class StandardRummy:
     def options(self) -> dict:
         """The table options as JSON: ``{"target": int, "going_rummy": bool}``."""
         return {"target": self.target, "going_rummy": self.going_rummy}
+
+    # ----- turn rules ----------------------------------------------------------------------
+
+    def deal(self, players: int, game_seed: str, number: int, first: int) -> DealState:
+        """Deal hand ``number`` with ``first`` as dealer (S3, S4): hands dealt one card at a time from
+        the dealer's left, the next card turned up to start the discard pile; the dealer's left starts."""
+        return self.dealt(players, game_seed, number, [self.hand_size(players)] * players, (first + 1) % players,
+                          dealer=first, turn_up=True, phase=Phase.DRAW)
+
+    def meld_rules_for(self, deal: DealState) -> MeldRules:
+        """S8 in every hand."""
+        return self.meld_rules
+
+    def draw_actions(self, state: GameState, seat: int) -> list[Action]:
+        """DrawStock, and TakeDiscard when the pile has a card (S5)."""
+        return [DrawStock(), TakeDiscard()] if state.deal.discard else [DrawStock()]
+
+    def play_actions(self, state: GameState, seat: int) -> list[Action]:
+        """Each legal new meld (S8) and single-card lay-off (S9), then each allowed discard (S7),
+        melds and lay-offs filtered by the no-dead-end rule 0.5."""
+        deal = state.deal
+        hand = deal.hands[seat]
+        actions: list[Action] = [LayMeld(tuple(c.key for c in shape.cards))
+                                 for shape in candidate_melds(hand, self.meld_rules)
+                                 if self._leaves_a_way_out(deal, hand, shape.cards)]
+        for card in hand:
+            if not self._leaves_a_way_out(deal, hand, (card,)):
+                continue
+            for meld in deal.melds:
+                try:
+                    extend_meld(meld.shape, (card,), self.meld_rules)
+                except IllegalAction:
+                    continue
+                actions.append(LayOff(meld.id, (card.key,)))
+        actions += [Discard(c.key) for c in hand if c != deal.taken_discard]
+        return actions
+
+    @staticmethod
+    def _leaves_a_way_out(deal: DealState, hand: list[Card], played: tuple[Card, ...]) -> bool:
+        """Rule 0.5(b): after playing ``played`` the hand is empty (S11) or holds a card that may be discarded."""
+        rest = [c for c in hand if c not in played]
+        return not rest or any(c != deal.taken_discard for c in rest)
+
+    def after_play(self, state: GameState, seat: int, played: list[Card], events: list[dict]) -> None:
+        """0.5(b): refuse a play that leaves only the taken discard; S11: the last card played goes out."""
+        deal = state.deal
+        hand = deal.hands[seat]
+        if not self._leaves_a_way_out(deal, hand, ()):
+            raise IllegalAction("dead_end", f"Keep a card you may discard: {show(deal.taken_discard)} was "
+                                "taken from the discard pile this turn and cannot be discarded.", "0.5")
+        if not hand:
+            self.end_deal(state, seat, events)
+
+    def check_discard(self, state: GameState, seat: int, card: Card) -> None:
+        """S7: the card taken from the discard pile this turn may not be discarded."""
+        if card == state.deal.taken_discard:
+            raise IllegalAction("taken_discard", f"You took {show(card)} from the discard pile this turn, "
+                                "so you may not discard it.", "S7")
+
+    def end_deal(self, state: GameState, winner: int | None, events: list[dict]) -> None:
+        """Score the hand (S13, S14, S16), end the game if a total reached the target (S15), else deal again."""
+        deal = state.deal
+        rummy = bool(winner is not None and self.going_rummy and not deal.played_before[winner])
+        factor = 2 if rummy else 1
+        penalties = tuple(factor * sum(self.card_points(c) for c in hand) for hand in deal.hands)
+        state.totals = [t + p for t, p in zip(state.totals, penalties)]
+        state.last_result = HandResult(deal.number, winner, penalties, rummy)
+        state.ended_deal = deal
+        events.append({"type": "hand_over", **state.last_result.to_json(), "totals": list(state.totals)})
+        if max(state.totals) >= self.target:
+            state.finished = True
+            events.append({"type": "game_over", "standings": list(state.standings())})
+            return
+        dealer = self.next_dealer(deal.dealer, winner, state.players)
+        state.deal = self.deal(state.players, state.seed, deal.number + 1, dealer)
+        events.append({"type": "new_deal", "deal": state.deal.number, "dealer": dealer})

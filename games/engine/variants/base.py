@@ -1,0 +1,269 @@
+"""Turn machinery shared by every variant: dealing, drawing, melds, lay-offs, wild swaps, the
+discard and stock rebuilds.
+
+A variant is a frozen dataclass of table options that subclasses ``Variant`` and supplies what
+differs between games through the hooks at the top of the class: the deck, the deal, the meld
+rules of a deal, which draws are open, which play-phase actions are legal (always within the
+no-dead-end rule 0.5), what may not be discarded (0.4), how a deal is scored and when the game
+ends. The shared steps below carry out an action on a state the caller has already copied
+(``GameState.apply``), so a refusal half-way leaves the caller's state unchanged (0.7).
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard
+from ..cards import Card, shuffled
+from ..errors import IllegalAction
+from ..melds import MeldRules, extend_meld, read_meld, swap_wild
+from ..state import DealState, Phase, TableMeld, deal_seed
+
+if TYPE_CHECKING:
+    from ..state import GameState
+
+
+def deal_hands(deck: list[Card], seed: str, players: int, sizes: list[int], first: int) -> tuple[list[list[Card]], list[Card]]:
+    """Shuffle ``deck`` with ``seed`` and deal one card at a time, seat ``first`` first, going left,
+    until seat ``s`` holds ``sizes[s]`` cards. Returns the sorted hands and the rest as the stock
+    (its top the last element)."""
+    stock = shuffled(deck, seed)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for round_number in range(max(sizes)):
+        for offset in range(players):
+            seat = (first + offset) % players
+            if round_number < sizes[seat]:
+                hands[seat].append(stock.pop())
+    for hand in hands:
+        hand.sort()
+    return hands, stock
+
+
+class Variant:
+    """Base class of the variants: the shared turn steps and the hooks a variant supplies.
+
+    Class attributes a variant sets: ``name``, ``title``, ``min_players``/``max_players`` and
+    ``players_rule`` (seat count and its rule), ``max_rebuilds`` (0.6: rebuilds before a
+    stalemate), ``deals_in_game`` (a fixed number of deals, or None when points end the game),
+    ``game_end_rule`` (cited when a move comes after the end), ``draw_rule`` (the draw's rule),
+    ``allows_swaps`` (W11, F13).
+    """
+
+    name = ""
+    title = ""
+    min_players = 2
+    max_players = 4
+    players_rule = ""
+    game_end_rule = ""
+    draw_rule = ""
+    max_rebuilds = 0
+    deals_in_game: int | None = None
+    allows_swaps = False
+
+    # ----- hooks ---------------------------------------------------------------------------
+
+    def deck(self) -> list[Card]:
+        """The unshuffled deck of one deal."""
+        raise NotImplementedError
+
+    def deal(self, players: int, game_seed: str, number: int, first: int) -> DealState:
+        """Deal number ``number``; ``first`` is the dealer (S4) or starter (W4) the variant chose."""
+        raise NotImplementedError
+
+    def meld_rules_for(self, deal: DealState) -> MeldRules:
+        """The meld rules in force in ``deal`` (e.g. Wild Rummy's wild rank changes per deal)."""
+        raise NotImplementedError
+
+    def draw_actions(self, state: GameState, seat: int) -> list[Action]:
+        """The legal draws of ``seat`` (the draw phase)."""
+        raise NotImplementedError
+
+    def play_actions(self, state: GameState, seat: int) -> list[Action]:
+        """The legal melds, lay-offs, swaps and discards of ``seat`` (the play phase)."""
+        raise NotImplementedError
+
+    def check_take_discard(self, state: GameState, seat: int) -> None:
+        """Refuse taking the discard when the variant forbids it now (W6). Default: allowed."""
+
+    def after_play(self, state: GameState, seat: int, played: list[Card], events: list[dict]) -> None:
+        """Called after ``played`` left ``seat``'s hand by a meld, lay-off or swap: enforce 0.5
+        (raise ``dead_end``) and end the deal if the variant lets a play go out (S11)."""
+        raise NotImplementedError
+
+    def check_discard(self, state: GameState, seat: int, card: Card) -> None:
+        """Refuse a discard the variant forbids (0.4: S7's taken card, W6's pending cards)."""
+        raise NotImplementedError
+
+    def end_deal(self, state: GameState, winner: int | None, events: list[dict]) -> None:
+        """Score the deal that just ended, then end the game or deal the next one."""
+        raise NotImplementedError
+
+    def options(self) -> dict:
+        """The table options as JSON."""
+        return {}
+
+    # ----- dispatch ------------------------------------------------------------------------
+
+    def legal_actions(self, state: GameState, seat: int) -> list[Action]:
+        """Every action ``seat`` (the seat to move) may take now, by phase (0.2)."""
+        if state.deal.phase == Phase.DRAW:
+            return self.draw_actions(state, seat)
+        return self.play_actions(state, seat)
+
+    def play(self, state: GameState, seat: int, action: Action, events: list[dict]) -> None:
+        """Carry out ``action`` by ``seat`` on ``state`` (a copy) and append its events.
+
+        Raises IllegalAction; ``state`` may then be half-changed and must be thrown away.
+        """
+        if isinstance(action, DrawStock):
+            self.draw_stock(state, seat, events)
+        elif isinstance(action, TakeDiscard):
+            self.take_discard(state, seat, events)
+        elif isinstance(action, (LayMeld, LayOff, SwapWild)):
+            played = self.play_cards(state, seat, action, events)
+            self.after_play(state, seat, played, events)
+        elif isinstance(action, Discard):
+            self.discard(state, seat, action, events)
+        else:
+            raise IllegalAction("malformed", "Unknown action.")
+
+    # ----- shared steps --------------------------------------------------------------------
+
+    @staticmethod
+    def require_phase(state: GameState, phase: Phase, message: str) -> None:
+        """Raise IllegalAction("wrong_phase", rule 0.2) unless the deal is in ``phase``."""
+        if state.deal.phase != phase:
+            raise IllegalAction("wrong_phase", message, "0.2")
+
+    @staticmethod
+    def cards_in_hand(state: GameState, seat: int, keys: tuple[str, ...]) -> list[Card]:
+        """The cards of ``seat``'s hand named by ``keys``. Raises IllegalAction("not_in_hand")."""
+        by_key = {c.key: c for c in state.deal.hands[seat]}
+        if any(k not in by_key for k in keys):
+            raise IllegalAction("not_in_hand", "You do not hold that card.")
+        return [by_key[k] for k in keys]
+
+    def draw_stock(self, state: GameState, seat: int, events: list[dict]) -> None:
+        """Draw the stock's top card (S5, W5) and rebuild an emptied stock at once (0.6)."""
+        self.require_phase(state, Phase.DRAW, "You have already drawn this turn.")
+        deal = state.deal
+        bisect.insort(deal.hands[seat], deal.stock.pop())
+        events.append({"type": "draw_stock", "seat": seat})
+        deal.phase = Phase.PLAY
+        if not deal.stock:
+            self.rebuild_stock(state, events)
+
+    def take_discard(self, state: GameState, seat: int, events: list[dict]) -> None:
+        """Take the discard pile's top card (S5, W5); the variant may refuse it first."""
+        self.require_phase(state, Phase.DRAW, "You have already drawn this turn.")
+        deal = state.deal
+        if not deal.discard:
+            raise IllegalAction("empty_discard", "The discard pile is empty.", self.draw_rule)
+        self.check_take_discard(state, seat)
+        card = deal.discard.pop()
+        deal.taken_discard = card
+        bisect.insort(deal.hands[seat], card)
+        events.append({"type": "take_discard", "seat": seat, "card": card.key})
+        deal.phase = Phase.PLAY
+
+    def rebuild_stock(self, state: GameState, events: list[dict]) -> None:
+        """Rule 0.6: reshuffle all but the top discard into a new stock at once; past the variant's
+        rebuild limit, or with at most one discard, mark the deal to end after this turn (S16, W13)."""
+        deal = state.deal
+        if deal.rebuilds >= self.max_rebuilds or len(deal.discard) <= 1:
+            deal.stalemate = True
+            events.append({"type": "stock_exhausted"})
+            return
+        deal.rebuilds += 1
+        deal.stock = shuffled(deal.discard[:-1], f"{deal.seed}:rebuild:{deal.rebuilds}")
+        deal.discard = deal.discard[-1:]
+        events.append({"type": "stock_rebuilt", "count": len(deal.stock)})
+
+    def play_cards(self, state: GameState, seat: int, action: LayMeld | LayOff | SwapWild,
+                   events: list[dict]) -> list[Card]:
+        """Carry out a meld (S8, W7-W9), lay-off (S9, W10, W12) or wild swap (W11) without the
+        variant's after-play checks; return the cards that left the hand.
+
+        Raises IllegalAction: ``wrong_phase``, ``not_in_hand``, ``no_such_meld``, ``bad_meld``,
+        ``bad_lay_off``, ``bad_wild``, ``choose_wild``, ``bad_swap``, ``no_swaps``.
+        """
+        deal = state.deal
+        rules = self.meld_rules_for(deal)
+        if isinstance(action, SwapWild):
+            self.require_phase(state, Phase.PLAY, "Draw a card before you swap a wild.")
+            if not self.allows_swaps:
+                raise IllegalAction("no_swaps", f"{self.title} has no wild swaps.", "S10")
+            meld = deal.meld(action.meld)
+            (natural,) = self.cards_in_hand(state, seat, (action.card,))
+            wild = next((c for c in meld.shape.cards if c.key == action.wild), None) if action.wild else None
+            if action.wild and wild is None:
+                raise IllegalAction("bad_swap", "That wild is not in that meld.", "W11")
+            grown = swap_wild(meld.shape, natural, wild, rules)
+            freed = next(c for c in meld.shape.cards if c not in grown.cards)
+            deal.hands[seat].remove(natural)
+            bisect.insort(deal.hands[seat], freed)
+            deal.pending.append(freed)
+            deal.melds = [replace(m, shape=grown) if m.id == meld.id else m for m in deal.melds]
+            events.append({"type": "swap_wild", "seat": seat, "meld": meld.id, "card": natural.key,
+                           "wild": freed.key, "stood_for": meld.shape.stands_for(freed)})
+            deal.played_this_turn = True
+            return [natural]
+        verb = "meld" if isinstance(action, LayMeld) else "lay off"
+        self.require_phase(state, Phase.PLAY, f"Draw a card before you {verb}.")
+        if isinstance(action, LayMeld):
+            cards = self.cards_in_hand(state, seat, action.cards)
+            shape = read_meld(cards, rules, dict(action.wilds))
+            deal.melds.append(TableMeld(deal.next_meld_id, seat, shape))
+            event = {"type": "lay_meld", "seat": seat, "meld": deal.next_meld_id, "cards": [c.key for c in shape.cards]}
+            deal.next_meld_id += 1
+        else:
+            meld = deal.meld(action.meld)
+            cards = self.cards_in_hand(state, seat, action.cards)
+            grown = self.grow_meld(state, seat, meld, cards, dict(action.wilds))
+            deal.melds = [replace(m, shape=grown) if m.id == meld.id else m for m in deal.melds]
+            shape = grown
+            event = {"type": "lay_off", "seat": seat, "meld": meld.id, "cards": [c.key for c in cards]}
+        wilds = {c.key: shape.stands_for(c) for c in cards if shape.stands_for(c)}
+        events.append({**event, "wilds": wilds} if wilds else event)
+        deal.hands[seat] = [c for c in deal.hands[seat] if c not in cards]
+        deal.played_this_turn = True
+        return cards
+
+    def grow_meld(self, state: GameState, seat: int, meld: TableMeld, cards: list[Card],
+                  wilds: dict[str, str]) -> object:
+        """The meld ``meld`` grown by ``cards`` (S9, W10); Wild Rummy adds W12's surplus wild."""
+        return extend_meld(meld.shape, cards, self.meld_rules_for(state.deal), wilds)
+
+    def discard(self, state: GameState, seat: int, action: Discard, events: list[dict]) -> None:
+        """Discard one card to end the turn (S7, W5); an emptied hand goes out (S11, W12), a
+        stalemate ends the deal (S16, W13), otherwise the turn passes left (0.1)."""
+        self.require_phase(state, Phase.PLAY, "Draw a card before you discard.")
+        deal = state.deal
+        (card,) = self.cards_in_hand(state, seat, (action.card,))
+        self.check_discard(state, seat, card)
+        deal.hands[seat].remove(card)
+        deal.discard.append(card)
+        events.append({"type": "discard", "seat": seat, "card": card.key})
+        if not deal.hands[seat]:
+            self.end_deal(state, seat, events)
+        elif deal.stalemate:
+            self.end_deal(state, None, events)
+        else:
+            deal.played_before[seat] = deal.played_before[seat] or deal.played_this_turn
+            deal.played_this_turn = False
+            deal.taken_discard = None
+            deal.turn = (seat + 1) % state.players
+            deal.phase = Phase.DRAW
+
+    def dealt(self, players: int, game_seed: str, number: int, sizes: list[int], first: int, *, dealer: int,
+              turn_up: bool, phase: Phase, wild_rank: int | None = None) -> DealState:
+        """Shuffle and deal deal ``number`` (seed from ``deal_seed``): ``sizes`` cards per seat dealt
+        from seat ``first``; with ``turn_up`` the next card starts the discard pile (S3), otherwise
+        the pile starts empty (W4). The seat left of ``dealer`` moves first, in ``phase``."""
+        seed = deal_seed(game_seed, number)
+        hands, stock = deal_hands(self.deck(), seed, players, sizes, first)
+        discard = [stock.pop()] if turn_up else []
+        return DealState(number=number, dealer=dealer, seed=seed, hands=hands, stock=stock, discard=discard,
+                         melds=[], turn=(dealer + 1) % players, phase=phase, played_before=[False] * players,
+                         wild_rank=wild_rank)
