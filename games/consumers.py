@@ -18,12 +18,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     """``ws/games/<id>/``: for seated players and, at public tables, signed-in spectators.
 
     Sends ``{"type": "game.changed", "game": id, "version": n}`` for every accepted change.
-    Refuses anonymous users and outsiders of private tables with close code 4403.
+    Refuses anonymous users and outsiders of private tables: the handshake completes and the socket
+    is closed at once with code 4403, which the page takes as "stop reconnecting".
     """
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         if not await self._may_watch():
+            # Accept first: a close before the handshake reaches the browser as 1006, and the
+            # page could not tell "forbidden" (stop retrying) from a dropped connection.
+            await self.accept()
             await self.close(code=FORBIDDEN)
             return
         await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)

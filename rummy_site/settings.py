@@ -117,6 +117,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"rummy-test-{os.getpid()}.sqlite3")
     }
+    # Writers queue for the lock instead of failing with "database is locked": transactions take
+    # the write lock when they begin (SQLite has no row locks), and waiting is allowed for 20 s.
+    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = 60
 
@@ -169,6 +172,7 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Rummy Table] "
 # Merged into allauth's defaults; format "amount/duration/per", per is ip, user or key.
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",

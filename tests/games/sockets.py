@@ -24,8 +24,9 @@ async def open_socket(game_id: int, cookie: str | None, *, origin: bytes = b"htt
                       expect: bool = True) -> WebsocketCommunicator:
     """Connect to ``/ws/games/<game_id>/`` with ``cookie`` as the session (None: anonymous).
 
-    With ``expect`` the connection must be accepted; otherwise the communicator is returned with
-    ``refusal`` set to what ``connect()`` answered, e.g. ``(False, 4403)``, and the test checks it.
+    With ``expect`` the connection must be accepted and stay open. Otherwise the communicator is
+    returned with ``refusal`` set to ``(False, close code)``: the handshake was refused (e.g. a
+    foreign origin), or the consumer closed the socket straight after it (4403, not allowed).
     """
     headers = [(b"origin", origin), (b"host", HOST)]
     if cookie is not None:
@@ -34,7 +35,10 @@ async def open_socket(game_id: int, cookie: str | None, *, origin: bytes = b"htt
     answer = await socket.connect(timeout=5)
     if expect:
         assert answer == (True, None), f"connection refused: {answer}"
-    else:
-        assert answer[0] is False, "connection accepted"
+    elif answer[0] is False:
         socket.refusal = answer
+    else:
+        closing = await socket.receive_output(timeout=5)
+        assert closing["type"] == "websocket.close", f"connection kept open: {closing}"
+        socket.refusal = (False, closing.get("code"))
     return socket
