@@ -11,30 +11,52 @@ from .services import Refusal
 LOWEST_TARGET = 50
 HIGHEST_TARGET = 500
 MOVE_TYPES = ("draw_stock", "take_discard", "lay_meld", "lay_off", "discard")
+VARIANT_OPTIONS = {"standard": ("target", "going_rummy"), "wild": ()}
+"""The form fields that are table options of each variant; a variant not listed has none."""
 
 
 class NewTableForm(forms.Form):
-    """Open a table: game, seats, visibility and the variant's table options."""
+    """Open a table: game, seats, visibility and the chosen variant's table options (Standard:
+    target and going rummy; Wild Rummy has none beyond the seats)."""
 
     variant = forms.ChoiceField(choices=[(name, v.title) for name, v in VARIANTS.items()], initial="standard")
     players = forms.TypedChoiceField(choices=[(n, f"{n} players") for n in (2, 3, 4)], coerce=int, initial=2)
     is_private = forms.BooleanField(required=False, label="Private table (join by invite link only)")
     target = forms.IntegerField(min_value=LOWEST_TARGET, max_value=HIGHEST_TARGET, initial=DEFAULT_TARGET,
-                                label="Game ends when a player reaches (penalty points)")
-    going_rummy = forms.BooleanField(required=False, label="Going rummy doubles penalties (rule S14)")
+                                required=False, label="Standard Rummy: game ends when a player reaches (penalty points)")
+    going_rummy = forms.BooleanField(required=False, label="Standard Rummy: going rummy doubles penalties (rule S14)")
+
+    def clean_target(self):
+        """A missing target means the default (S15)."""
+        target = self.cleaned_data.get("target")
+        return DEFAULT_TARGET if target is None else target
 
     def table_arguments(self) -> dict:
-        """Keyword arguments for ``services.create_table``."""
+        """Keyword arguments for ``services.create_table``; only the chosen variant's options."""
         data = self.cleaned_data
+        options = {name: data[name] for name in VARIANT_OPTIONS.get(data["variant"], ())}
         return {"variant": data["variant"], "players": data["players"], "is_private": data["is_private"],
-                "options": {"target": data["target"], "going_rummy": data["going_rummy"]}}
+                "options": options}
+
+
+def _declared_wilds(text: str) -> dict[str, str]:
+    """``"7D=9C,2S=8H"`` -> ``{"7D": "9C", "2S": "8H"}``. Raises Refusal 400 when malformed."""
+    wilds = {}
+    for part in filter(None, text.split(",")):
+        key, equals, stands = part.partition("=")
+        if not (equals and key and stands):
+            raise Refusal(400, "malformed", "Say what each wild stands for.")
+        wilds[key] = stands
+    return wilds
 
 
 def move_payload(post: QueryDict) -> tuple[int, dict]:
     """Read ``version`` and the action from the play form's fields.
 
     Fields: ``version``; ``action`` (one of MOVE_TYPES) or ``lay_off_on`` (a meld number, which
-    means ``lay_off``); ``cards`` (card keys, repeated). Returns ``(version, action_json)``.
+    means ``lay_off``); ``cards`` (card keys, repeated); ``reading`` (a meld or lay-off with what its
+    wilds stand for, 0.3: ``"-/7D=9C"`` for a new meld, ``"3/2S=8H"`` for a lay-off on meld 3);
+    ``swap`` (a wild swap, W11: ``"meld:natural:wild"``). Returns ``(version, action_json)``.
 
     Raises Refusal 400 when the version or the action is missing or malformed.
     """
@@ -43,6 +65,22 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
     except ValueError:
         raise Refusal(400, "malformed", "The move is missing the game version.") from None
     cards = post.getlist("cards")
+    swap = post.get("swap")
+    if swap is not None:
+        meld, _, rest = swap.partition(":")
+        card, _, wild = rest.partition(":")
+        if not (meld.isascii() and meld.isdigit() and card):
+            raise Refusal(400, "malformed", "Choose a wild to swap.")
+        return version, {"type": "swap_wild", "meld": int(meld), "card": card, **({"wild": wild} if wild else {})}
+    reading = post.get("reading")
+    if reading is not None:
+        meld, _, declared = reading.partition("/")
+        wilds = _declared_wilds(declared)
+        if meld == "-":
+            return version, {"type": "lay_meld", "cards": cards, "wilds": wilds}
+        if not (meld.isascii() and meld.isdigit()):
+            raise Refusal(400, "malformed", "Choose the meld to lay off on.")
+        return version, {"type": "lay_off", "meld": int(meld), "cards": cards, "wilds": wilds}
     meld = post.get("lay_off_on")
     if meld is not None:
         if not (meld.isascii() and meld.isdigit()):

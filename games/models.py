@@ -87,7 +87,8 @@ class Game(models.Model):
 class Seat(models.Model):
     """A place at a table: a user, or a computer player when ``user`` is empty.
 
-    ``total`` is the running score (Standard: penalty points, S13); ``place`` the final standing.
+    ``total`` is the running score (Standard: penalty points, S13; Wild: points, W14); ``streak``
+    the deals in a row this seat went out (W14); ``place`` the final standing.
     """
 
     class BotLevel(models.TextChoices):
@@ -99,6 +100,7 @@ class Seat(models.Model):
                              related_name="seats")
     bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
     total = models.IntegerField(default=0)
+    streak = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
@@ -126,7 +128,12 @@ class Seat(models.Model):
 
 
 class Deal(models.Model):
-    """One hand: its dealer, secret shuffle seed, whose turn and phase, and its result once over."""
+    """One hand: its dealer, secret shuffle seed, whose turn and phase, and its result once over.
+
+    ``wild_rank`` is the rank whose cards are wild in this deal (``"A"``..``"K"``, W3), blank when
+    the variant has none; ``pending`` the keys of the cards the player to move must play before
+    discarding (W6).
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveSmallIntegerField()
@@ -140,6 +147,8 @@ class Deal(models.Model):
     played_this_turn = models.BooleanField(default=False)
     played_before = models.JSONField(default=list)
     next_meld_number = models.PositiveSmallIntegerField(default=1)
+    wild_rank = models.CharField(max_length=2, blank=True)
+    pending = models.JSONField(default=list, blank=True)
     result = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -177,7 +186,8 @@ class Card(models.Model):
 
     A physical card (``code`` plus ``copy``) has exactly one row per deal, and that row names one
     place: the stock, the discard pile, a seat's hand, or a meld. ``position`` orders the cards in
-    that place (piles: 0 is the bottom).
+    that place (piles: 0 is the bottom). ``stands_for`` is what a wild in a meld stands for
+    (rule 0.3: ``"9C"``, or a rank alone such as ``"9"``), blank otherwise.
     """
 
     class Location(models.TextChoices):
@@ -193,6 +203,7 @@ class Card(models.Model):
     position = models.PositiveSmallIntegerField()
     seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     meld = models.ForeignKey(Meld, null=True, blank=True, on_delete=models.CASCADE, related_name="cards")
+    stands_for = models.CharField(max_length=8, blank=True)
 
     class Meta:
         ordering = ["deal", "location", "position"]

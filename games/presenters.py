@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .engine.actions import Discard, LayMeld, LayOff
-from .engine.cards import Card, parse_card, sort_by_rank, sort_by_suit
-from .engine.melds import show
-from .engine.state import Phase, TableMeld
+from .engine.actions import Discard, LayMeld, LayOff, SwapWild
+from .engine.cards import RANKS, Card, parse_card, sort_by_rank, sort_by_suit
+from .engine.melds import show, show_code, show_wild
+from .engine.state import Phase, PlayerView, TableMeld
 from .models import Game, Move
 from .services import Board
 
@@ -32,28 +32,96 @@ class SeatPanel:
 
 @dataclass(frozen=True)
 class HandCard:
-    """A card in the viewer's hand, and whether it may be the turn's discard (S7)."""
+    """A card in the viewer's hand, whether it may be the turn's discard (S7, W6), whether it is
+    wild this deal (W3) and whether it is pending (W6)."""
 
     card: Card
     discardable: bool
+    is_wild: bool = False
+    pending: bool = False
+
+
+@dataclass(frozen=True)
+class TableCard:
+    """A card of a meld: ``stands_for`` is what a wild stands for (0.3), blank for a natural."""
+
+    card: Card
+    stands_for: str
+
+    @property
+    def label(self) -> str:
+        """``"7♦=9♣"`` for a wild, ``"9♠"`` for a natural."""
+        return show_wild(self.card, self.stands_for) if self.stands_for else show(self.card)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A button the page offers: its label and the form value it sends."""
+
+    label: str
+    value: str
 
 
 @dataclass(frozen=True)
 class MeldPanel:
-    """A meld on the table with its owner's name and whether the viewer may lay off on it now."""
+    """A meld on the table with its owner's name, its cards (wilds with what they stand for),
+    whether the viewer may lay off on it now, and the wild swaps the viewer may make on it (W11)."""
 
     meld: TableMeld
     owner: str
     can_lay_off: bool
+    cards: tuple[TableCard, ...] = ()
+    swaps: tuple[Choice, ...] = ()
 
 
 @dataclass(frozen=True)
 class ScoreRow:
-    """One finished hand on the score sheet: penalties per seat and how it ended."""
+    """One finished deal on the score sheet: points per seat, how it ended, and whether the winner
+    scored the streak bonus (W14)."""
 
     deal: int
     penalties: list[int]
     outcome: str
+    stalemate: bool = False
+    streak_bonus: bool = False
+
+
+def wild_rank_label(rank: int | None) -> str:
+    """``"4s are wild"``, ``"Aces are wild"``; empty without a wild rank."""
+    if not rank:
+        return ""
+    names = {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings"}
+    return f"{names.get(rank, RANKS[rank - 1] + 's')} are wild"
+
+
+def _declaration_text(wilds: tuple[tuple[str, str], ...]) -> str:
+    return ",".join(f"{key}={code}" for key, code in wilds)
+
+
+def _wild_label(wilds: tuple[tuple[str, str], ...]) -> str:
+    return ", ".join(f"{show(parse_card(key))} as {show_code(code)}" for key, code in wilds)
+
+
+def reading_choices(view: PlayerView, selected: set[str], names: list[str]) -> list[Choice]:
+    """The legal readings of the selected cards (0.3) as buttons: a new meld or a lay-off, each with
+    what its wilds stand for. Only actions from ``view.legal_actions`` are offered."""
+    choices = []
+    for action in view.legal_actions:
+        if not isinstance(action, (LayMeld, LayOff)) or not action.wilds or set(action.cards) != selected:
+            continue
+        if isinstance(action, LayMeld):
+            choices.append(Choice(f"Meld with {_wild_label(action.wilds)}", f"-/{_declaration_text(action.wilds)}"))
+        else:
+            choices.append(Choice(f"Lay off on meld {action.meld} with {_wild_label(action.wilds)}",
+                                  f"{action.meld}/{_declaration_text(action.wilds)}"))
+    return choices
+
+
+def _swap_choices(view: PlayerView, meld: TableMeld) -> tuple[Choice, ...]:
+    return tuple(
+        Choice(f"Swap {show(parse_card(a.card))} for {show_wild(parse_card(a.wild), meld.shape.stands_for(parse_card(a.wild)))}",
+               f"{a.meld}:{a.card}:{a.wild}")
+        for a in view.legal_actions if isinstance(a, SwapWild) and a.meld == meld.id)
 
 
 def _show_keys(keys: list[str]) -> str:
@@ -74,6 +142,9 @@ def describe_event(event: dict, names: list[str]) -> str:
         return f"{who} laid off {_show_keys(event['cards'])}."
     if kind == "discard":
         return f"{who} discarded {_show_keys([event['card']])}."
+    if kind == "swap_wild":
+        return (f"{who} swapped {_show_keys([event['card']])} for the wild "
+                f"{show_wild(parse_card(event['wild']), event['stood_for'])}.")
     if kind == "stock_rebuilt":
         return "The discard pile was shuffled into a new stock."
     if kind == "stock_exhausted":
@@ -82,7 +153,8 @@ def describe_event(event: dict, names: list[str]) -> str:
         winner = event["winner"]
         ending = "ended in a stalemate" if winner is None else f"is over: {names[winner]} went out"
         rummy = " (rummy: penalties doubled)" if event.get("rummy") else ""
-        return f"Hand {event['deal']} {ending}{rummy}."
+        streak = " (streak bonus: \u221212)" if event.get("streak_bonus") else ""
+        return f"Hand {event['deal']} {ending}{rummy}{streak}."
     if kind == "new_deal":
         return f"Hand {event['deal']} dealt by {names[event['dealer']]}."
     if kind == "game_over":
@@ -95,8 +167,18 @@ def describe_move(move: Move, names: list[str]) -> list[str]:
     return [describe_event(event, names) for event in move.events]
 
 
-def board_context(board: Board, hand_sort: str) -> dict:
-    """Template context for ``games/_board.html`` from ``board`` (see module docstring)."""
+def _outcome(result: dict, names: list[str]) -> str:
+    if result["winner"] is None:
+        return "stalemate"
+    streak = " \u2014 streak bonus" if result.get("streak_bonus") else ""
+    return f"{names[result['winner']]} went out{streak}"
+
+
+def board_context(board: Board, hand_sort: str, selected: set[str] | None = None, error=None) -> dict:
+    """Template context for ``games/_board.html`` from ``board`` (see module docstring).
+
+    ``selected`` (the cards ticked in the refused form) and ``error`` (the refusal) let the page
+    offer the legal readings of a meld whose wilds need declaring (0.3)."""
     game, view = board.game, board.view
     names = [seat.name for seat in board.seats]
     context: dict = {"game": game, "board": board, "view": view, "names": names, "hand_sort": hand_sort,
@@ -109,7 +191,20 @@ def board_context(board: Board, hand_sort: str) -> dict:
     discardable = {action.card for action in legal if isinstance(action, Discard)}
     order = sort_by_rank if hand_sort == "rank" else sort_by_suit
     your_turn = bool(legal)
+    pending = set(view.pending)
+
+    def hand_card(c: Card) -> HandCard:
+        return HandCard(c, c.key in discardable, c.rank == view.wild_rank, c in pending)
+
+    readings = reading_choices(view, selected or set(), names) if error is not None and error.code == "choose_wild" else []
     context.update({
+        "is_wild_game": view.deals_in_game is not None,
+        "deal_label": f"Deal {view.deal_number} of {view.deals_in_game}" if view.deals_in_game else f"Hand {view.deal_number}",
+        "wild_label": wild_rank_label(view.wild_rank),
+        "help_url": "help_wild" if game.variant == "wild" else "help_standard",
+        "pending_cards": [hand_card(c) for c in order(list(view.pending))],
+        "readings": readings,
+        "upcoming_deals": range(len(board.results) + 1, (view.deals_in_game or 0) + 1),
         "your_turn": your_turn,
         "legal_types": {action.type for action in legal},
         "can_meld": any(isinstance(action, LayMeld) for action in legal),
@@ -117,12 +212,13 @@ def board_context(board: Board, hand_sort: str) -> dict:
                             view.turn == seat.position and view.phase != Phase.GAME_OVER,
                             view.dealer == seat.position, view.hand_sizes[seat.position],
                             view.totals[seat.position], seat.place) for seat in board.seats],
-        "hand": [HandCard(c, c.key in discardable) for c in order(list(view.hand))],
-        "melds": [MeldPanel(m, names[m.owner], m.id in lay_off_melds) for m in view.melds],
+        "hand": [hand_card(c) for c in order(list(view.hand)) if c not in pending],
+        "melds": [MeldPanel(m, names[m.owner], m.id in lay_off_melds,
+                            tuple(TableCard(c, m.shape.stands_for(c)) for c in m.shape.cards), _swap_choices(view, m))
+                  for m in view.melds],
         "moves": [(move.ply, line) for move in board.last_moves for line in reversed(describe_move(move, names))],
-        "score_sheet": [ScoreRow(r["deal"], r["penalties"],
-                                 "stalemate" if r["winner"] is None else f"{names[r['winner']]} went out")
-                        for r in board.results],
+        "score_sheet": [ScoreRow(r["deal"], r["penalties"], _outcome(r, names), r["winner"] is None,
+                                 bool(r.get("streak_bonus"))) for r in board.results],
         "finished": game.status == Game.Status.FINISHED,
         "turn_name": names[view.turn],
         "title": f"Your turn \u2014 {game}" if your_turn else str(game),

@@ -10,16 +10,17 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
+from .engine.cards import RANKS, parse_card
 from .engine.cards import Card as EngineCard
-from .engine.cards import parse_card
 from .engine.melds import MeldShape
 from .engine.state import DealState, GameState, HandResult, Phase, TableMeld
 from .engine.variants import make_variant
 from .models import Card, Deal, Game, Meld, Seat
 
-Place = tuple[str, int, int | None, int | None]
-"""Where a card is: (location, position, seat position or None, meld number or None). Cards in a
-hand all have position 0: the engine keeps hands sorted, so only piles and melds need an order."""
+Place = tuple[str, int, int | None, int | None, str]
+"""Where a card is: (location, position, seat position or None, meld number or None, what a wild in
+a meld stands for or ""). Cards in a hand all have position 0: the engine keeps hands sorted, so
+only piles and melds need an order."""
 
 
 @dataclass
@@ -66,8 +67,10 @@ def load_state(rows: LoadedGame) -> GameState:
     stock: list[EngineCard] = []
     discard: list[EngineCard] = []
     meld_cards: dict[int, list[EngineCard]] = {meld.number: [] for meld in melds}
-    placed = deal.cards.order_by("position").values_list("pk", "code", "copy", "location", "seat_id", "meld_id")
-    for pk, code, copy, location, seat_id, meld_id in placed:
+    meld_wilds: dict[int, list[tuple[EngineCard, str]]] = {meld.number: [] for meld in melds}
+    placed = deal.cards.order_by("position").values_list("pk", "code", "copy", "location", "seat_id", "meld_id",
+                                                         "stands_for")
+    for pk, code, copy, location, seat_id, meld_id, stands_for in placed:
         rows.card_ids[(code, copy)] = pk
         card = EngineCard(code, copy)
         if location == Card.Location.HAND:
@@ -78,9 +81,12 @@ def load_state(rows: LoadedGame) -> GameState:
             discard.append(card)
         else:
             meld_cards[meld_number[meld_id]].append(card)
+            if stands_for:
+                meld_wilds[meld_number[meld_id]].append((card, stands_for))
     for hand in hands:
         hand.sort()
-    table = [TableMeld(meld.number, position_of_seat[meld.owner_id], MeldShape(meld.kind, tuple(meld_cards[meld.number])))
+    table = [TableMeld(meld.number, position_of_seat[meld.owner_id],
+                       MeldShape(meld.kind, tuple(meld_cards[meld.number]), tuple(meld_wilds[meld.number])))
              for meld in melds]
     deal_state = DealState(
         number=deal.number, dealer=deal.dealer, seed=deal.seed, hands=hands, stock=stock, discard=discard,
@@ -88,22 +94,25 @@ def load_state(rows: LoadedGame) -> GameState:
         taken_discard=parse_card(deal.taken_discard) if deal.taken_discard else None,
         rebuilds=deal.rebuilds, stalemate=deal.stalemate, played_this_turn=deal.played_this_turn,
         played_before=list(deal.played_before), next_meld_id=deal.next_meld_number,
+        wild_rank=RANKS.index(deal.wild_rank) + 1 if deal.wild_rank else None,
+        pending=[parse_card(key) for key in deal.pending],
     )
     return GameState(
         variant=make_variant(game.variant, game.options), players=game.players, seed=game.seed,
         totals=[seat.total for seat in rows.seats], deal=deal_state, last_result=rows.last_result,
-        finished=game.status == Game.Status.FINISHED,
+        finished=game.status == Game.Status.FINISHED, streaks=[seat.streak for seat in rows.seats],
     )
 
 
 def _places(deal: DealState) -> dict[EngineCard, Place]:
     places: dict[EngineCard, Place] = {}
     for seat, hand in enumerate(deal.hands):
-        places.update({card: (Card.Location.HAND, 0, seat, None) for card in hand})
-    places.update({card: (Card.Location.STOCK, i, None, None) for i, card in enumerate(deal.stock)})
-    places.update({card: (Card.Location.DISCARD, i, None, None) for i, card in enumerate(deal.discard)})
+        places.update({card: (Card.Location.HAND, 0, seat, None, "") for card in hand})
+    places.update({card: (Card.Location.STOCK, i, None, None, "") for i, card in enumerate(deal.stock)})
+    places.update({card: (Card.Location.DISCARD, i, None, None, "") for i, card in enumerate(deal.discard)})
     for meld in deal.melds:
-        places.update({card: (Card.Location.MELD, i, None, meld.id) for i, card in enumerate(meld.shape.cards)})
+        places.update({card: (Card.Location.MELD, i, None, meld.id, meld.shape.stands_for(card))
+                       for i, card in enumerate(meld.shape.cards)})
     return places
 
 
@@ -116,7 +125,7 @@ def create_deal(rows: LoadedGame, deal: DealState) -> Deal:
     cards = Card.objects.bulk_create(
         Card(deal=row, code=card.code, copy=card.copy, location=location, position=position,
              seat=seat_rows[seat] if seat is not None else None)
-        for card, (location, position, seat, _) in _places(deal).items()
+        for card, (location, position, seat, _, _) in _places(deal).items()
     )
     rows.deal = row
     rows.card_ids = {(card.code, card.copy): card.pk for card in cards}
@@ -133,6 +142,8 @@ def _copy_deal_fields(row: Deal, deal: DealState) -> None:
     row.played_this_turn = deal.played_this_turn
     row.played_before = list(deal.played_before)
     row.next_meld_number = deal.next_meld_id
+    row.wild_rank = RANKS[deal.wild_rank - 1] if deal.wild_rank else ""
+    row.pending = [card.key for card in deal.pending]
 
 
 def _save_deal(rows: LoadedGame, before: DealState, after: DealState, result: HandResult | None) -> None:
@@ -148,12 +159,12 @@ def _save_deal(rows: LoadedGame, before: DealState, after: DealState, result: Ha
     for card, place in new_places.items():
         if old_places[card] == place:
             continue
-        location, position, seat, meld = place
+        location, position, seat, meld, stands_for = place
         updates.append(Card(pk=rows.card_ids[(card.code, card.copy)], location=location, position=position,
                             seat=rows.seats[seat] if seat is not None else None,
-                            meld=rows.meld_rows[meld] if meld is not None else None))
+                            meld=rows.meld_rows[meld] if meld is not None else None, stands_for=stands_for))
     if updates:
-        Card.objects.bulk_update(updates, ["location", "position", "seat", "meld"])
+        Card.objects.bulk_update(updates, ["location", "position", "seat", "meld", "stands_for"])
     _copy_deal_fields(deal_row, after)
     if result is not None:
         deal_row.result = result.to_json()
@@ -165,14 +176,14 @@ def save_state(rows: LoadedGame, before: GameState, after: GameState) -> None:
     """Write the rows that changed from ``before`` to ``after`` (one applied action).
 
     When the action ended a hand, the ended deal's final position and result are stored, seat
-    totals are updated, and the next deal (if any) is inserted.
+    totals and streaks (W14) are updated, and the next deal (if any) is inserted.
     """
     ended = after.ended_deal
     if ended is not None:
         _save_deal(rows, before.deal, ended, after.last_result)
-        for seat, total in zip(rows.seats, after.totals):
-            seat.total = total
-        Seat.objects.bulk_update(rows.seats, ["total"])
+        for seat, total, streak in zip(rows.seats, after.totals, after.streaks):
+            seat.total, seat.streak = total, streak
+        Seat.objects.bulk_update(rows.seats, ["total", "streak"])
         rows.last_result = after.last_result
         if after.deal is not ended:
             create_deal(rows, after.deal)

@@ -15,4 +15,5 @@ urlpatterns = [
     path("games/<int:game_id>/start", views.game_start, name="game_start"),
     path("join/<str:code>", views.join_by_code, name="join_by_code"),
     path("help/standard-rummy", views.help_standard, name="help_standard"),
+    path("help/wild-rummy", views.help_wild, name="help_wild"),
 ]

@@ -38,7 +38,7 @@ def _board_response(request: HttpRequest, game_id: int, *, status: int = 200, er
         board = services.access_board(request.user, game_id)
     except Refusal as refusal:
         return render(request, "games/refused.html", {"refusal": refusal}, status=refusal.status)
-    context = board_context(board, _hand_sort(request))
+    context = board_context(board, _hand_sort(request), set(selected), error)
     context.update({"error": error, "selected": set(selected)})
     template = "games/_board.html" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
@@ -160,3 +160,9 @@ def join_by_code(request: HttpRequest, code: str) -> HttpResponse:
 def help_standard(request: HttpRequest) -> HttpResponse:
     """How to play Standard Rummy on this site, in our own words."""
     return render(request, "games/help_standard.html")
+
+
+@require_GET
+def help_wild(request: HttpRequest) -> HttpResponse:
+    """How to play Wild Rummy on this site, in our own words."""
+    return render(request, "games/help_wild.html")

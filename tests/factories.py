@@ -18,13 +18,16 @@ import random
 import re
 from typing import Iterable, Sequence
 
+from dataclasses import replace
+
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
 from games import services, store
 from games.engine.bots import simple
-from games.engine.state import GameState
+from games.engine.state import DealState, GameState
 from games.models import Card, Deal, Game, Meld, Move, Seat
 
 PASSWORD = "felt-table-4-rummy"
@@ -39,21 +42,21 @@ def make_user(name: str | None = None, *, password: str = PASSWORD):
 
 
 def make_table(creator=None, *, players: int = 2, is_private: bool = False, options: dict | None = None,
-               seed: str | None = None, creator_plays: bool = True) -> Game:
-    """Open a Standard Rummy table through ``services.create_table`` and return it.
+               seed: str | None = None, creator_plays: bool = True, variant: str = "standard") -> Game:
+    """Open a table of ``variant`` (Standard Rummy by default) through ``services.create_table``.
 
     ``creator`` defaults to a new user; with ``creator_plays`` the creator holds seat 0.
     """
     creator = creator or make_user()
-    return services.create_table(creator, variant="standard", players=players, is_private=is_private,
+    return services.create_table(creator, variant=variant, players=players, is_private=is_private,
                                  options=options, creator_plays=creator_plays, seed=seed)
 
 
 def make_started_game(players: int = 2, humans: int | Sequence | None = None, seed: str = "factory",
                       *, is_private: bool = False, options: dict | None = None,
-                      play_computers: bool = True) -> Game:
-    """Create, fill and start a Standard Rummy game through the real services and return it
-    (refreshed from the database).
+                      play_computers: bool = True, variant: str = "standard") -> Game:
+    """Create, fill and start a game of ``variant`` (Standard Rummy by default) through the real
+    services and return it (refreshed from the database).
 
     Args:
         players: seats at the table (2-4).
@@ -76,7 +79,7 @@ def make_started_game(players: int = 2, humans: int | Sequence | None = None, se
         raise ValueError(f"{len(people)} humans do not fit {players} seats")
     host = people[0] if people else make_user()
     game = make_table(host, players=players, is_private=is_private, options=options, seed=seed,
-                      creator_plays=bool(people))
+                      creator_plays=bool(people), variant=variant)
     for person in people[1:]:
         services.join_table(person, game.pk, game.invite_code)
     for _ in range(players - len(people)):
@@ -114,6 +117,20 @@ def load_state(game: Game) -> GameState:
     return store.load_state(store.load_rows(Game.objects.get(pk=game.pk)))
 
 
+def put_position(game: Game, deal: DealState) -> None:
+    """Write ``deal`` (an engine DealState, e.g. built with ``tests/engine/builders.wild``) over the
+    current deal of ``game`` through ``store.save_state``, so a test can start from an exact
+    position. The Deal row keeps its number and seed; the card places, melds (with what their
+    wilds stand for), turn, phase, wild rank and pending cards become ``deal``'s."""
+    with transaction.atomic():
+        rows = store.load_rows(Game.objects.get(pk=game.pk))
+        before = store.load_state(rows)
+        after = before.copy()
+        after.deal = replace(deal, number=before.deal.number, seed=before.deal.seed)
+        store.save_state(rows, before, after)
+    game.refresh_from_db()
+
+
 def snapshot(game: Game) -> dict:
     """A comparable dump of every row that belongs to ``game``.
 
@@ -128,7 +145,7 @@ def snapshot(game: Game) -> dict:
         "seats": list(Seat.objects.filter(game_id=pk).order_by("position").values()),
         "deals": list(Deal.objects.filter(game_id=pk).order_by("number").values()),
         "cards": list(Card.objects.filter(deal__game_id=pk).order_by("deal_id", "code", "copy").values(
-            "id", "deal_id", "code", "copy", "location", "position", "seat_id", "meld_id")),
+            "id", "deal_id", "code", "copy", "location", "position", "seat_id", "meld_id", "stands_for")),
         "melds": list(Meld.objects.filter(deal__game_id=pk).order_by("deal_id", "number").values()),
         "moves": list(Move.objects.filter(game_id=pk).order_by("ply").values()),
     }
@@ -150,7 +167,8 @@ def move_fields(action: dict, version: int | None) -> dict:
     """The play form's fields (``games.forms.move_payload``) for an engine action in JSON form.
 
     ``draw_stock``/``take_discard`` -> ``action``; ``lay_meld`` -> ``action`` + ``cards``;
-    ``lay_off`` -> ``lay_off_on`` + ``cards``; ``discard`` -> ``action`` + one ``cards`` value.
+    ``lay_off`` -> ``lay_off_on`` + ``cards``; ``discard`` -> ``action`` + one ``cards`` value;
+    a meld or lay-off with declared ``wilds`` -> ``reading`` + ``cards``; ``swap_wild`` -> ``swap``.
     ``version`` None leaves the version field out.
     """
     kind = action["type"]
@@ -160,8 +178,13 @@ def move_fields(action: dict, version: int | None) -> dict:
         fields = {"action": "discard", "cards": [action["card"]]}
     elif kind == "lay_meld":
         fields = {"action": "lay_meld", "cards": list(action["cards"])}
+    elif kind == "swap_wild":
+        fields = {"swap": f"{action['meld']}:{action['card']}:{action.get('wild') or ''}"}
     else:
         fields = {"action": kind}
+    if action.get("wilds") and kind in ("lay_meld", "lay_off"):
+        declared = ",".join(f"{key}={code}" for key, code in action["wilds"].items())
+        fields = {"reading": f"{action['meld'] if kind == 'lay_off' else '-'}/{declared}", "cards": list(action["cards"])}
     if version is not None:
         fields["version"] = str(version)
     return fields

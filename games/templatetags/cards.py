@@ -3,20 +3,35 @@ from django import template
 from django.utils.html import format_html
 
 from games.engine.cards import RED_SUITS, SUIT_NAMES, SUIT_SYMBOLS
+from games.engine.melds import show_code
 
 register = template.Library()
 
 
 @register.simple_tag
-def card(card, extra_class: str = ""):
-    """A face-up card: rank and suit symbol, red or black, with ``data-card`` set to its key."""
+def card(card, extra_class: str = "", wild: bool = False, stands_for: str = ""):
+    """A face-up card: rank and suit symbol, red or black, with ``data-card`` set to its key.
+
+    ``wild`` adds a visible "wild" marker (W3); ``stands_for`` (a wild on the table, 0.3) adds
+    what it stands for, e.g. ``=9♣``, and ``data-stands-for``.
+    """
     if card.is_joker:
         return format_html('<span class="card card-joker {}" data-card="{}" title="Joker">JK</span>', extra_class, card.key)
     colour = "card-red" if card.suit in RED_SUITS else "card-black"
+    title = f"{card.rank_name} of {SUIT_NAMES[card.suit]}"
+    marks = ""
+    if wild or stands_for:
+        extra_class = f"{extra_class} card-wild"
+        title += ", wild"
+        marks = format_html('<span class="card-wild-mark">wild</span>{}', format_html(
+            '<span class="card-stands" data-stands-for="{}">={}</span>', stands_for, show_code(stands_for))
+            if stands_for else "")
+        if stands_for:
+            title += f", standing for {show_code(stands_for)}"
     return format_html(
-        '<span class="card {} {}" data-card="{}" title="{} of {}"><span class="card-rank">{}</span>'
-        '<span class="card-suit" aria-hidden="true">{}</span></span>',
-        colour, extra_class, card.key, card.rank_name, SUIT_NAMES[card.suit], card.rank_name, SUIT_SYMBOLS[card.suit])
+        '<span class="card {} {}" data-card="{}" title="{}"><span class="card-rank">{}</span>'
+        '<span class="card-suit" aria-hidden="true">{}</span>{}</span>',
+        colour, extra_class, card.key, title, card.rank_name, SUIT_SYMBOLS[card.suit], marks)
 
 
 @register.simple_tag
