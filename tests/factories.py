@@ -128,6 +128,11 @@ def put_position(game: Game, deal: DealState) -> None:
         after = before.copy()
         after.deal = replace(deal, number=before.deal.number, seed=before.deal.seed)
         store.save_state(rows, before, after)
+        # Melds the computer laid before the position was put keep their rows: align them.
+        for meld in after.deal.melds:
+            Meld.objects.filter(deal=rows.deal, number=meld.id).update(kind=meld.shape.kind,
+                                                                      owner=rows.seats[meld.owner])
+        Meld.objects.filter(deal=rows.deal).exclude(number__in=[m.id for m in after.deal.melds]).delete()
     game.refresh_from_db()
 
 

@@ -1,0 +1,103 @@
+"""Wild Rummy in a real browser: a deal against a computer player that takes a discard, swaps a wild
+out of a run, has discards of pending cards refused with the reason, declares what a wild stands for
+and passes the turn."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Game
+from tests.engine.builders import wild
+from tests.factories import current_deal, put_position
+
+pytestmark = [pytest.mark.e2e]
+
+UPDATE_TIMEOUT_MS = 5_000
+
+
+def open_wild_table(page):
+    """Open a public 2-seat Wild Rummy table from the lobby form; return its Game row."""
+    page.goto("/")
+    form = page.locator("form[action='/games/new']")
+    form.locator("select[name=variant]").select_option("wild")
+    form.locator("select[name=players]").select_option("2")
+    form.get_by_role("button", name="Open table").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    return Game.objects.get(pk=int(re.search(r"/games/(\d+)/", page.url).group(1)))
+
+
+def shown_version(page) -> int:
+    return int(page.locator("#board").get_attribute("data-version"))
+
+
+def click_and_wait(page, button) -> None:
+    """Click ``button`` and wait for the board of the next version."""
+    before = shown_version(page)
+    button.click()
+    page.wait_for_function("v => Number(document.querySelector('#board')?.dataset.version) > v", arg=before,
+                           timeout=UPDATE_TIMEOUT_MS)
+
+
+def select(page, *keys) -> None:
+    for key in keys:
+        page.locator(f"label.hand-card:has(input[value='{key}'])").click()
+
+
+def test_a_wild_deal_with_a_taken_discard_a_swap_and_refused_pending_discards(new_user_page):
+    ana = new_user_page("ana")
+    game = open_wild_table(ana)
+    ana.get_by_role("button", name="Add a computer player").click()
+    expect(ana.locator(".waiting-seats")).to_contain_text("Computer 2")
+    ana.get_by_role("button", name="Start the game").click()
+    expect(ana.locator(".seats")).to_be_visible()
+    put_position(game, wild(["4C 5C 6H 9S 9D", "KH QH JS 2D 3D 4S 8H"], melds=[(1, "5H AS=6H 7H")],
+                            discard="2S 6C", turn=0, phase="draw").deal)
+    ana.reload()
+
+    status = ana.locator(".board-status")
+    expect(status).to_contain_text("Deal 1 of 13")
+    expect(status).to_contain_text("Aces are wild")
+    expect(ana.locator(".meld[data-meld='1'] .card-wild .card-wild-mark")).to_have_text("wild")
+    expect(ana.locator(".meld[data-meld='1']")).to_contain_text("=6♥")
+
+    # Take the discard: the 6♣ can go straight into a run, so the page offers it; it becomes pending.
+    click_and_wait(ana, ana.get_by_role("button", name="Take"))
+    pending = ana.locator(".pending")
+    expect(pending.locator("[data-card='6C']")).to_be_visible()
+    expect(pending).to_contain_text("can never be your discard")
+
+    # Discarding while the 6♣ is pending is refused with the reason, and nothing changes.
+    version = shown_version(ana)
+    select(ana, "9S")
+    ana.get_by_role("button", name="Discard selected card").click()
+    expect(ana.locator(".move-error")).to_contain_text("Play 6♣ first")
+    assert shown_version(ana) == version and current_deal(game).pending == ["6C"]
+
+    select(ana, "9S", "4C", "5C", "6C")  # untick 9S, tick the run
+    click_and_wait(ana, ana.get_by_role("button", name="Lay down selected as a meld"))
+    expect(ana.locator(".pending")).to_have_count(0)
+
+    # Swap the 6♥ for the ace standing in for it; the freed ace is pending and may not be discarded.
+    click_and_wait(ana, ana.get_by_role("button", name="Swap 6♥ for A♠=6♥"))
+    expect(ana.locator(".pending [data-card='AS'] .card-wild-mark")).to_have_text("wild")
+    expect(ana.locator(".meld[data-meld='1']")).not_to_contain_text("=6♥")
+    select(ana, "AS")
+    ana.get_by_role("button", name="Discard selected card").click()
+    expect(ana.locator(".move-error")).to_contain_text("A♠ is pending")
+
+    # Lay the ace off on the run: it could stand for 4♥ or 8♥, so the page asks which, offering
+    # every legal reading of the selected card (also 3♣ or 7♣ on the new club run).
+    ana.locator(".meld[data-meld='1']").get_by_role("button", name="Lay off here").click()
+    expect(ana.locator(".move-error")).to_contain_text("Say what each wild stands for")
+    expect(ana.locator(".readings button")).to_have_text([
+        "Lay off on meld 1 with A♠ as 4♥", "Lay off on meld 1 with A♠ as 8♥",
+        "Lay off on meld 2 with A♠ as 3♣", "Lay off on meld 2 with A♠ as 7♣"])
+    click_and_wait(ana, ana.get_by_role("button", name="Lay off on meld 1 with A♠ as 8♥"))
+    expect(ana.locator(".meld[data-meld='1']")).to_contain_text("=8♥")
+
+    select(ana, "9S")
+    click_and_wait(ana, ana.get_by_role("button", name="Discard selected card"))
+    expect(ana.locator(".move-log")).to_contain_text("ana swapped 6♥ for the wild A♠=6♥")
+    expect(ana.locator(".move-log")).to_contain_text("ana discarded 9♠")
+    expect(ana.locator(".turn-banner-you")).to_contain_text("Your turn", timeout=UPDATE_TIMEOUT_MS)
+    expect(ana.locator(".score-sheet tbody tr")).to_have_count(13)
