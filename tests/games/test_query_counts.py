@@ -78,3 +78,18 @@ def test_queries_per_request_do_not_grow_with_the_game(django_assert_max_num_que
     print(f"\nqueries per request: early (ply {start - 2}) {early}; late (ply {game.version - 2}, "
           f"hand {deal.number}) {late}")
     assert late == early
+
+
+def test_wild_rummy_queries_per_request_do_not_grow_with_the_game(django_assert_max_num_queries):
+    game = make_started_game(players=2, seed="queries-wild", variant="wild")
+    play_moves(game, until=ready_to_measure, seed="queries-wild")
+    early = measure(game, django_assert_max_num_queries)
+
+    start = game.version
+    play_moves(game, until=lambda g: (g.version - start >= LATE_MOVES and current_deal(g).number >= LATE_DEAL
+                                      and ready_to_measure(g) and len(hand_keys(g, seat_to_move(g))) > 1),
+               seed="queries-wild")
+    assert current_deal(game).number >= LATE_DEAL
+    late = measure(game, django_assert_max_num_queries)
+    print(f"\nWild Rummy queries per request: early {early}; late {late}")
+    assert late == early

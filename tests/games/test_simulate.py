@@ -38,3 +38,13 @@ def test_simulate_plays_every_game_to_the_end(players, games):
     assert {g.status for g in played} == {Game.Status.FINISHED}
     assert {g.seed for g in played} == {f"t:{n}" for n in range(games)}
     assert all(g.seats.filter(user=None).count() == players for g in played)
+
+
+def test_simulate_plays_wild_rummy_to_the_end_of_deal_13():
+    result = simulate(variant="wild", players=3, games=1, seed="w")
+
+    assert (result["finished"], result["errors"], result["invariant_violations"]) == (1, 0, 0)
+    game = Game.objects.get()
+    assert game.variant == "wild" and game.status == Game.Status.FINISHED
+    assert list(game.deals.order_by("number").values_list("number", flat=True)) == list(range(1, 14))
+    assert all(deal.result is not None for deal in game.deals.all())
