@@ -10,6 +10,7 @@ from .services import Refusal
 
 LOWEST_TARGET = 50
 HIGHEST_TARGET = 500
+MELD_NUMBER_DIGITS = 4
 MOVE_TYPES = ("draw_stock", "take_discard", "lay_meld", "lay_off", "discard")
 VARIANT_OPTIONS = {"standard": ("target", "going_rummy"), "wild": ()}
 """The form fields that are table options of each variant; a variant not listed has none."""
@@ -50,6 +51,13 @@ def _declared_wilds(text: str) -> dict[str, str]:
     return wilds
 
 
+def _meld_number(text: str) -> int:
+    """A meld number from the form: 1-4 ASCII digits. Raises Refusal 400 otherwise."""
+    if not (text.isascii() and text.isdigit() and len(text) <= MELD_NUMBER_DIGITS):
+        raise Refusal(400, "malformed", "Choose a meld on the table.")
+    return int(text)
+
+
 def move_payload(post: QueryDict) -> tuple[int, dict]:
     """Read ``version`` and the action from the play form's fields.
 
@@ -69,23 +77,19 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
     if swap is not None:
         meld, _, rest = swap.partition(":")
         card, _, wild = rest.partition(":")
-        if not (meld.isascii() and meld.isdigit() and card):
+        if not card:
             raise Refusal(400, "malformed", "Choose a wild to swap.")
-        return version, {"type": "swap_wild", "meld": int(meld), "card": card, **({"wild": wild} if wild else {})}
+        return version, {"type": "swap_wild", "meld": _meld_number(meld), "card": card, **({"wild": wild} if wild else {})}
     reading = post.get("reading")
     if reading is not None:
         meld, _, declared = reading.partition("/")
         wilds = _declared_wilds(declared)
         if meld == "-":
             return version, {"type": "lay_meld", "cards": cards, "wilds": wilds}
-        if not (meld.isascii() and meld.isdigit()):
-            raise Refusal(400, "malformed", "Choose the meld to lay off on.")
-        return version, {"type": "lay_off", "meld": int(meld), "cards": cards, "wilds": wilds}
+        return version, {"type": "lay_off", "meld": _meld_number(meld), "cards": cards, "wilds": wilds}
     meld = post.get("lay_off_on")
     if meld is not None:
-        if not (meld.isascii() and meld.isdigit()):
-            raise Refusal(400, "malformed", "Choose the meld to lay off on.")
-        return version, {"type": "lay_off", "meld": int(meld), "cards": cards}
+        return version, {"type": "lay_off", "meld": _meld_number(meld), "cards": cards}
     kind = post.get("action")
     if kind not in MOVE_TYPES:
         raise Refusal(400, "malformed", "Choose an action.")

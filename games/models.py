@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from .engine.variants import VARIANTS
+from .engine.variants import VARIANTS, make_variant
 
 INVITE_CODE_BYTES = 9
 
@@ -82,6 +82,10 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game_detail", args=[self.pk])
+
+    def table_rules(self) -> list[str]:
+        """The table's options in words, e.g. ["The game ends when a player reaches 150 penalty points.", ...]."""
+        return make_variant(self.variant, self.options).describe_options()
 
 
 class Seat(models.Model):

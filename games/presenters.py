@@ -182,7 +182,7 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
     game, view = board.game, board.view
     names = [seat.name for seat in board.seats]
     context: dict = {"game": game, "board": board, "view": view, "names": names, "hand_sort": hand_sort,
-                     "my_seat": board.seat, "your_turn": False}
+                     "my_seat": board.seat, "your_turn": False, "error": error, "selected": selected or set()}
     if view is None:
         context["title"] = f"{game} \u2014 waiting for players"
         return context

@@ -189,11 +189,12 @@ def add_computer_player(user, game_id: int) -> Seat:
     return seat
 
 
-def remove_seat(user, game_id: int, position: int) -> None:
+def remove_seat(user, game_id: int, position: int) -> bool:
     """Free a seat of an open table: the creator may remove a computer player or another player,
     and any player may leave (the creator cannot leave their own table).
 
-    Raises Refusal 403, 404 (no such seat) or 409 (the game has started).
+    Returns True when ``user`` left their own seat. Raises Refusal 403, 404 (no such seat) or 409
+    (the game has started).
     """
     with transaction.atomic():
         game = _lock_game(game_id)
@@ -206,6 +207,7 @@ def remove_seat(user, game_id: int, position: int) -> None:
             raise Refusal(403, "not_allowed", "You cannot free that seat.")
         seat.delete()
         _changed(game)
+    return leaving_self
 
 
 def start_game(user, game_id: int) -> Game:

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.core import is_ratelimited
 
@@ -21,6 +21,7 @@ from .presenters import board_context
 from .services import Refusal
 
 HAND_SORTS = ("suit", "rank")
+RECENT_FINISHED_GAMES = 10
 RATE_LIMITED = 429
 
 
@@ -37,22 +38,25 @@ def _board_response(request: HttpRequest, game_id: int, *, status: int = 200, er
     try:
         board = services.access_board(request.user, game_id)
     except Refusal as refusal:
-        return render(request, "games/refused.html", {"refusal": refusal}, status=refusal.status)
+        # A refused request at a table the user may not see: say why the request was refused.
+        shown = error or refusal
+        return render(request, "games/refused.html", {"refusal": shown}, status=shown.status)
     context = board_context(board, _hand_sort(request), set(selected), error)
-    context.update({"error": error, "selected": set(selected)})
     template = "games/_board.html" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
 
 
-@require_GET
+@require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby: open public tables, the user's own games, and the form to open a table."""
-    my_games = Game.objects.none()
+    my_games = finished_games = Game.objects.none()
     if request.user.is_authenticated:
-        my_games = Game.objects.in_play().for_user(request.user).prefetch_related("seats__user")
+        mine = Game.objects.for_user(request.user).prefetch_related("seats__user")
+        my_games = mine.in_play()
+        finished_games = mine.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:RECENT_FINISHED_GAMES]
     open_tables = Game.objects.open_public().prefetch_related("seats__user")[:50]
     return render(request, "games/lobby.html", {"form": NewTableForm(), "my_games": my_games,
-                                                "open_tables": open_tables})
+                                                "finished_games": finished_games, "open_tables": open_tables})
 
 
 @login_required
@@ -67,7 +71,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """A game's page: waiting room, table in play, or final standings."""
@@ -75,7 +79,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
     """The board fragment for the viewer (re-fetched after every ``game.changed`` event)."""
@@ -134,8 +138,17 @@ def game_add_computer(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_free_seat(request: HttpRequest, game_id: int, position: int) -> HttpResponse:
-    """Leave an open table, or (creator) free another seat."""
-    return _table_action(request, game_id, services.remove_seat, position)
+    """Leave an open table (back to the lobby), or (creator) free another seat."""
+    try:
+        leaving = services.remove_seat(request.user, game_id, position)
+    except Refusal as refusal:
+        return _refused(request, game_id, refusal)
+    if not leaving:
+        return _after_change(request, game_id)
+    response = redirect("lobby")
+    if request.htmx:
+        response = HttpResponse(status=204, headers={"HX-Redirect": response.url})
+    return response
 
 
 @login_required
@@ -146,23 +159,25 @@ def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def join_by_code(request: HttpRequest, code: str) -> HttpResponse:
     """An invite link: shows the private table with a Join button."""
     game = Game.objects.filter(invite_code=code).first()
     if game is None:
         return render(request, "games/refused.html",
                       {"refusal": Refusal(404, "no_such_game", "That invite link is not valid.")}, status=404)
-    return render(request, "games/invite.html", {"game": game, "seats": game.seats.select_related("user")})
+    seats = list(game.seats.select_related("user"))
+    return render(request, "games/invite.html", {"game": game, "seats": seats,
+                                                 "seated_users": [seat.user for seat in seats if seat.user_id]})
 
 
-@require_GET
+@require_safe
 def help_standard(request: HttpRequest) -> HttpResponse:
     """How to play Standard Rummy on this site, in our own words."""
     return render(request, "games/help_standard.html")
 
 
-@require_GET
+@require_safe
 def help_wild(request: HttpRequest) -> HttpResponse:
     """How to play Wild Rummy on this site, in our own words."""
     return render(request, "games/help_wild.html")

@@ -10,7 +10,8 @@ register = template.Library()
 
 @register.simple_tag
 def card(card, extra_class: str = "", wild: bool = False, stands_for: str = ""):
-    """A face-up card: rank and suit symbol, red or black, with ``data-card`` set to its key.
+    """A face-up card, red or black: rank and suit in the corner (readable where cards overlap)
+    and a large suit symbol, with ``data-card`` set to its key.
 
     ``wild`` adds a visible "wild" marker (W3); ``stands_for`` (a wild on the table, 0.3) adds
     what it stands for, e.g. ``=9♣``, and ``data-stands-for``.
@@ -28,10 +29,11 @@ def card(card, extra_class: str = "", wild: bool = False, stands_for: str = ""):
             if stands_for else "")
         if stands_for:
             title += f", standing for {show_code(stands_for)}"
+    symbol = SUIT_SYMBOLS[card.suit]
     return format_html(
-        '<span class="card {} {}" data-card="{}" title="{}"><span class="card-rank">{}</span>'
+        '<span class="card {} {}" data-card="{}" title="{}"><span class="card-index">{}{}</span>'
         '<span class="card-suit" aria-hidden="true">{}</span>{}</span>',
-        colour, extra_class, card.key, title, card.rank_name, SUIT_SYMBOLS[card.suit], marks)
+        colour, extra_class, card.key, title, card.rank_name, symbol, symbol, marks)
 
 
 @register.simple_tag

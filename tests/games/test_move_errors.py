@@ -274,12 +274,16 @@ MALFORMED = {
     "discard with no card": ({"version": V, "action": "discard"}, "Select exactly one card to discard."),
     "discard with two cards": ({"version": V, "action": "discard", "cards": ["AS", "2S"]},
                                "Select exactly one card to discard."),
-    "lay_off_on a word": ({"version": V, "lay_off_on": "first", "cards": ["AS"]}, "Choose the meld to lay off on."),
-    "lay_off_on empty": ({"version": V, "lay_off_on": "", "cards": ["AS"]}, "Choose the meld to lay off on."),
-    "lay_off_on negative": ({"version": V, "lay_off_on": "-1", "cards": ["AS"]}, "Choose the meld to lay off on."),
+    "lay_off_on a word": ({"version": V, "lay_off_on": "first", "cards": ["AS"]}, "Choose a meld on the table."),
+    "lay_off_on empty": ({"version": V, "lay_off_on": "", "cards": ["AS"]}, "Choose a meld on the table."),
+    "lay_off_on negative": ({"version": V, "lay_off_on": "-1", "cards": ["AS"]}, "Choose a meld on the table."),
     # str.isdigit() accepts superscript digits that int() cannot read.
     "lay_off_on superscript digit": ({"version": V, "lay_off_on": "²", "cards": ["AS"]},
-                                     "Choose the meld to lay off on."),
+                                     "Choose a meld on the table."),
+    # int() refuses strings of more than 4,300 digits with ValueError.
+    "lay_off_on 5000 digits": ({"version": V, "lay_off_on": "9" * 5000, "cards": ["AS"]},
+                               "Choose a meld on the table."),
+    "swap on a 5000-digit meld": ({"version": V, "swap": "9" * 5000 + ":AS"}, "Choose a meld on the table."),
     "lay_meld with no cards": ({"version": V, "action": "lay_meld"}, "Choose one or more cards."),
     "lay_meld with a card twice": ({"version": V, "action": "lay_meld", "cards": ["AS", "AS", "2S"]},
                                    "The same card was chosen twice."),
@@ -324,7 +328,7 @@ def test_user_without_a_seat_is_403_at_a_private_table(htmx):
 
     assert response.status_code == 403
     body = response.content.decode()
-    assert escape("This is a private table; join it with its invite link.") in body
+    assert escape("You do not have a seat at this table.") in body
     assert "data-version" not in body and "data-card" not in body
     assert snapshot(game) == before
 

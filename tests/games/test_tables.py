@@ -279,7 +279,8 @@ def test_freeing_seats():
 
     # The creator removes a player; a player leaves.
     assert login(bob).post(url("game_free_seat", game, 2)).status_code == 302
-    assert login(ann).post(url("game_free_seat", game, 1), headers={"HX-Request": "true"}).status_code == 200
+    left = login(ann).post(url("game_free_seat", game, 1), headers={"HX-Request": "true"})
+    assert (left.status_code, left.headers["HX-Redirect"]) == (204, reverse("lobby"))
     assert [s.user_id for s in seats_of(game)] == [bob.pk]
     game.refresh_from_db()
     assert game.version == before["game"][0]["version"] + 3

@@ -103,6 +103,10 @@ class Variant:
         """The table options as JSON."""
         return {}
 
+    def describe_options(self) -> list[str]:
+        """The table's rules that players must know, one short sentence each, for the pages."""
+        return []
+
     # ----- dispatch ------------------------------------------------------------------------
 
     def legal_actions(self, state: GameState, seat: int) -> list[Action]:

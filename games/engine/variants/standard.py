@@ -77,6 +77,11 @@ class StandardRummy(Variant):
         """The table options as JSON: ``{"target": int, "going_rummy": bool}``."""
         return {"target": self.target, "going_rummy": self.going_rummy}
 
+    def describe_options(self) -> list[str]:
+        """The target (S15) and whether going rummy doubles penalties (S14)."""
+        return [f"The game ends when a player reaches {self.target} penalty points.",
+                "Going rummy doubles the other players' penalties." if self.going_rummy else "No going-rummy bonus."]
+
     # ----- turn rules ----------------------------------------------------------------------
 
     def deal(self, players: int, game_seed: str, number: int, first: int) -> DealState:

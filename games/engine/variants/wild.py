@@ -58,6 +58,10 @@ class WildRummy(Variant):
     deals_in_game = DEALS
     allows_swaps = True
 
+    def describe_options(self) -> list[str]:
+        """The 13 deals and their rotating wild rank (W3, W15)."""
+        return [f"{self.deals_in_game} deals: aces are wild in deal 1, then 2s, and so on up to kings in deal 13."]
+
     def deck(self) -> list[Card]:
         """One 52-card deck, no jokers (rule W1)."""
         return standard_deck()
