@@ -148,15 +148,16 @@ def describe_event(event: dict, names: list[str]) -> str:
     if kind == "stock_rebuilt":
         return "The discard pile was shuffled into a new stock."
     if kind == "stock_exhausted":
-        return "The stock is used up: the hand ends after this turn."
+        return "The stock is used up: the deal ends after this turn."
     if kind == "hand_over":
         winner = event["winner"]
         ending = "ended in a stalemate" if winner is None else f"is over: {names[winner]} went out"
         rummy = " (rummy: penalties doubled)" if event.get("rummy") else ""
         streak = " (streak bonus: \u221212)" if event.get("streak_bonus") else ""
-        return f"Hand {event['deal']} {ending}{rummy}{streak}."
+        return f"Deal {event['deal']} {ending}{rummy}{streak}."
     if kind == "new_deal":
-        return f"Hand {event['deal']} dealt by {names[event['dealer']]}."
+        # Every variant starts a deal with the player left of its dealer (S4, W4, R3, F5).
+        return f"Deal {event['deal']} begins: {names[(event['dealer'] + 1) % len(names)]} plays first."
     if kind == "game_over":
         return "The game is over."
     return kind
