@@ -10,6 +10,12 @@ player's hand or in the stock: not as a ``data-card`` attribute, not as its key 
 its title (``10 of hearts``), and not in the symbol form (``10♥``) unless a public move event named
 that card: the move log writes discards, cards taken from the discard pile and melds that way, and
 after a new deal it still shows the last hand's moves, whose cards are then somewhere new.
+
+Wild Rummy is scanned the same way. What a wild on the table stands for (rule 0.3: ``data-stands-for="9C"``,
+the ``=9♣`` label, "standing for 9♣" in the card's title, ``7♦=9♣`` in the meld's label and in the move
+log) is public even when the physical 9♣ is in another hand or the stock: those declarations, and only
+they, are taken out before the scan, each checked to be a declaration that is on the table or that a
+public move event made. Pending cards (W6) and the taken discard are the mover's own cards.
 """
 import json
 import random
@@ -45,6 +51,14 @@ DATA_CARD = re.compile(r'data-card="([^"]*)"')
 CSRF_TOKEN = re.compile(r"[A-Za-z0-9]{64}")
 SUIT_OF_NAME = {name: letter for letter, name in SUIT_NAMES.items()}
 SUIT_OF_SYMBOL = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
+SYMBOLS = "".join(SUIT_SYMBOLS.values())
+DECLARED_LABEL = re.compile(r'<span class="card-stands" data-stands-for="([^"]*)">=([^<]*)</span>')
+"""What a wild on the table stands for, as the card tag shows it (0.3): ``data-stands-for="9C"`` and ``=9♣``."""
+DECLARED_ATTRIBUTE = re.compile(r' data-stands-for="([^"]*)"')
+DECLARED_TITLE = re.compile(r', wild, standing for ([^"]*)"')
+"""The same declaration in the wild's title: ``title="7 of diamonds, wild, standing for 9♣"``."""
+WILD_NOTATION = re.compile(rf"(?<!\w)(?P<wild>{RANK}[{SYMBOLS}])=(?P<code>{RANK}[{SYMBOLS}]?)(?![\w{SYMBOLS}])")
+"""A wild written with what it stands for, ``7♦=9♣`` (meld labels, the move log, swap buttons)."""
 
 
 def mentioned_cards(text):
@@ -68,6 +82,67 @@ def leaks(text, secret, announced):
     return found
 
 
+def code_of(shown):
+    """The notation of what a wild stands for from its shown form: ``"9♣"`` -> ``"9C"``, ``"9"`` -> ``"9"``."""
+    return shown[:-1] + SUIT_OF_SYMBOL[shown[-1]] if shown[-1:] in SUIT_OF_SYMBOL else shown
+
+
+def without_declarations(text, declared):
+    """``text`` with the public declarations of wilds (0.3) taken out, and the codes they declared.
+
+    ``declared`` holds the public declarations as ``(wild key, code)`` pairs; every declaration
+    taken out must be one of them (for the forms that do not name the wild, its code must be), so
+    nothing but a real, public declaration is ever excused from the scan.
+    """
+    codes = {code for _, code in declared}
+    removed = []
+
+    def label(match):
+        assert match.group(1) in codes and code_of(match.group(2)) == match.group(1), match.group(0)
+        removed.append(match.group(1))
+        return ""
+
+    def attribute(match):
+        assert match.group(1) in codes, match.group(0)
+        removed.append(match.group(1))
+        return ""
+
+    def title(match):
+        assert code_of(match.group(1)) in codes, match.group(0)
+        removed.append(code_of(match.group(1)))
+        return ', wild"'
+
+    def notation(match):
+        wild, code = code_of(match["wild"]), code_of(match["code"])
+        assert (wild, code) in declared, match.group(0)
+        removed.append(code)
+        return f"{match['wild']}="
+
+    text = DECLARED_LABEL.sub(label, text)
+    text = DECLARED_ATTRIBUTE.sub(attribute, text)
+    text = DECLARED_TITLE.sub(title, text)
+    text = WILD_NOTATION.sub(notation, text)
+    return text, removed
+
+
+def test_only_public_declarations_are_taken_out():
+    """Control: a wild's declaration is taken out in each of its forms, the wild itself and every
+    other card stay, and a declaration that is not public is not excused."""
+    page = ('<span class="meld-cards" aria-label="7♦=9♣ 9♠ 9♥"><span class="card card-red  card-wild" '
+            'data-card="7D" title="7 of diamonds, wild, standing for 9♣"><span class="card-index">7♦</span>'
+            '<span class="card-wild-mark">wild</span><span class="card-stands" data-stands-for="9C">=9♣</span>'
+            '</span></span> Bo swapped 9♦ for the wild 7♦=9♣. 9♣ title="9 of clubs"')
+    text, removed = without_declarations(page, {("7D", "9C")})
+    assert removed == ["9C"] * 4
+    assert mentioned_cards(text) == {"data-card": {"7D"}, "key": {"7D"}, "title": {"7D", "9C"},
+                                     "symbol": {"7D", "9S", "9H", "9D", "9C"}}
+    assert leaks(text, {"9C", "9D"}, {"9D"}) == [("title", "9C"), ("symbol", "9C")]
+    with pytest.raises(AssertionError):
+        without_declarations(page, {("7D", "9H")})
+    with pytest.raises(AssertionError):
+        without_declarations("the wild 7♦=9♣", {("7S", "9C")})
+
+
 def response_text(response):
     """Status, headers and body of a response, as one string to scan."""
     headers = "\n".join(f"{name}: {value}" for name, value in response.items())
@@ -86,17 +161,21 @@ def test_the_scanner_finds_every_form():
 class Scan:
     """Plays one seeded game over HTTP and collects what the watching player A receives."""
 
-    def __init__(self, players, seed, steps):
-        self.players, self.seed, self.steps = players, seed, steps
+    def __init__(self, players, seed, steps, variant="standard"):
+        self.players, self.seed, self.steps, self.variant = players, seed, steps, variant
         self.rng = random.Random(seed)
         self.checked = 0
         self.announced_keys = set()
-        self.coverage = {"hands": set(), "melds": 0, "takes": 0, "rebuilds": 0, "refusals": 0, "a_moves": 0}
+        self.announced_declarations = set()
+        self.coverage = {"hands": set(), "melds": 0, "takes": 0, "rebuilds": 0, "refusals": 0, "a_moves": 0,
+                         "wild_melds": 0, "swaps": 0, "declarations": 0, "secret_declarations": 0,
+                         "a_pending": 0}
 
     def setup(self):
         """Create the users and the private game (A holds seat 0)."""
         names = ["ann", "bob", "cat", "dan"][: self.players]
-        self.game = make_started_game(players=self.players, humans=names, seed=self.seed, is_private=True)
+        self.game = make_started_game(players=self.players, humans=names, seed=self.seed, is_private=True,
+                                      variant=self.variant)
         self.seats = seats_of(self.game)
         self.clients = {seat.position: login(seat.user) for seat in self.seats}
         self.a = self.seats[0]
@@ -134,6 +213,17 @@ class Scan:
             got.append(post_move(client, game, {"type": "lay_meld", "cards": sorted(secret_hand)[:3]},
                                  game.version))
             assert got[-1].status_code == 422
+            wilds = [(meld.id, wild.key) for meld in state.deal.melds for wild, _ in meld.shape.wilds]
+            if wilds:
+                # W11: swapping another player's card or a stock card for a wild gets the same answer.
+                meld, wild = wilds[0]
+                guesses = [post_move(client, game, {"type": "swap_wild", "meld": meld, "card": card, "wild": wild},
+                                     game.version, htmx=True) for card in (sorted(secret_hand)[0], sorted(stock)[0])]
+                bodies = [CSRF_TOKEN.sub("TOKEN", r.content.decode()) for r in guesses]
+                assert [r.status_code for r in guesses] == [422, 422]
+                assert 'data-error-code="not_in_hand"' in bodies[0]
+                assert bodies[0] == bodies[1]
+                got += guesses
         self.coverage["refusals"] += len(got)
         return got
 
@@ -184,17 +274,29 @@ class Scan:
         self.check(step, got, self.secret(places))
         board = got[-3].content.decode()
         assert data_version(board) == game.version
+        self.coverage["a_pending"] += 'class="hand-card hand-card-pending"' in board
         # Control: the scanner does see cards on A's board, A's own hand among them.
         own = {key for key, place in places.items() if place == (Card.Location.HAND, self.a.pk)}
         assert own and own <= mentioned_cards(board)["data-card"]
         return game.version
 
+    def declarations(self):
+        """What the wilds on the table stand for now (0.3), read from the Card rows: ``{(wild key, code)}``."""
+        return {(code if copy == 0 else f"{code}~{copy}", stands_for) for code, copy, stands_for in
+                Card.objects.filter(deal=current_deal(self.game), location=Card.Location.MELD)
+                .exclude(stands_for="").values_list("code", "copy", "stands_for")}
+
     def check(self, step, responses, secret):
         """No response names a ``secret`` card (symbol form allowed for cards public events named), or
-        the game's or a deal's shuffle seed (from which every hand could be computed)."""
+        the game's or a deal's shuffle seed (from which every hand could be computed). What the wilds
+        on the table stand for, and what public events said they stood for, is taken out first
+        (``without_declarations``)."""
         seeds = [self.game.seed, *Deal.objects.filter(game=self.game).values_list("seed", flat=True)]
+        declared = self.declarations() | self.announced_declarations
         for response in responses:
-            text = response_text(response)
+            text, removed = without_declarations(response_text(response), declared)
+            self.coverage["declarations"] += len(removed)
+            self.coverage["secret_declarations"] += len(set(removed) & secret)
             found = leaks(text, secret, self.announced_keys)
             assert not found, f"step {step}: {response.wsgi_request.path} names {found}"
             assert not [seed for seed in seeds if seed in text], f"step {step}: a seed in {response.wsgi_request.path}"
@@ -203,18 +305,33 @@ class Scan:
     @staticmethod
     def announced(events):
         """Cards that public move events named (discards, cards taken from the discard pile, melds
-        and lay-offs)."""
+        and lay-offs, and both cards of a wild swap: the natural put on the table and the wild taken
+        off it)."""
         for event in events:
             if event["type"] in ("discard", "take_discard"):
                 yield event["card"]
             elif event["type"] in ("lay_meld", "lay_off"):
                 yield from event["cards"]
+            elif event["type"] == "swap_wild":
+                yield from (event["card"], event["wild"])
+
+    @staticmethod
+    def declared(events):
+        """What public move events said wilds stand for (0.3): ``(wild key, code)`` pairs."""
+        for event in events:
+            if event["type"] in ("lay_meld", "lay_off"):
+                yield from event.get("wilds", {}).items()
+            elif event["type"] == "swap_wild" and event["stood_for"]:
+                yield event["wild"], event["stood_for"]
 
     def note(self, move):
         """Record what the scan went through, to check it was not trivial."""
         self.announced_keys.update(self.announced(move.events))
+        self.announced_declarations.update(self.declared(move.events))
         self.coverage["hands"].add(move.deal_number)
         kinds = [event["type"] for event in move.events]
+        self.coverage["wild_melds"] += sum(1 for event in move.events if event.get("wilds"))
+        self.coverage["swaps"] += kinds.count("swap_wild")
         self.coverage["melds"] += kinds.count("lay_meld") + kinds.count("lay_off")
         self.coverage["takes"] += kinds.count("take_discard")
         self.coverage["rebuilds"] += kinds.count("stock_rebuilt")
@@ -227,10 +344,11 @@ class Scan:
         return Move.objects.filter(game=self.game).count()
 
 
-async def run_scan(players, seed, steps, settings):
-    """Play ``steps`` moves of a seeded ``players``-seat game, A watching over a websocket too."""
+async def run_scan(players, seed, steps, settings, variant="standard"):
+    """Play ``steps`` moves of a seeded ``players``-seat game of ``variant``, A watching over a
+    websocket too."""
     settings.RUMMY_MOVE_RATE = "100000/m"
-    scan = Scan(players, seed, steps)
+    scan = Scan(players, seed, steps, variant)
     a_user = await sync_to_async(scan.setup)()
     stranger = await sync_to_async(make_user)("stranger")
     socket = await open_socket(scan.game.pk, await session_cookie(a_user))
@@ -244,7 +362,7 @@ async def run_scan(players, seed, steps, settings):
     await socket.disconnect()
     moves = await sync_to_async(scan.final_checks)()
     assert moves == steps
-    print(f"\n{players} players, seed {seed}: {steps} moves, {scan.checked} responses checked, "
+    print(f"\n{variant}, {players} players, seed {seed}: {steps} moves, {scan.checked} responses checked, "
           f"coverage {scan.coverage}")
     return scan.coverage
 
@@ -260,6 +378,18 @@ async def test_two_player_game_hides_the_other_hand_and_the_stock(settings):
 async def test_three_player_game_hides_the_other_hands_and_the_stock(settings):
     coverage = await run_scan(3, "hidden-3-4", 60, settings)
     assert len(coverage["hands"]) >= 2, "the scan should cross into a second hand"
+    assert coverage["melds"] and coverage["takes"] and coverage["a_moves"] and coverage["refusals"]
+
+
+@async_db_test
+async def test_two_player_wild_game_hides_the_other_hand_and_the_stock(settings):
+    """Wild Rummy between people: wilds on the table declare cards that are in B's hand or the stock
+    (public, 0.3), A and B take discards and swap wilds (pending cards, W6), and a second deal starts."""
+    coverage = await run_scan(2, "hidden-wild-2-166", 45, settings, variant="wild")
+    assert len(coverage["hands"]) >= 2, "the scan should cross into a second deal"
+    assert coverage["wild_melds"], "a meld or lay-off with a wild"
+    assert coverage["swaps"] and coverage["a_pending"], "a wild swap, and A with pending cards"
+    assert coverage["secret_declarations"], "a wild on the table declared a card in B's hand or the stock"
     assert coverage["melds"] and coverage["takes"] and coverage["a_moves"] and coverage["refusals"]
 
 

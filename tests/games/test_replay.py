@@ -1,22 +1,28 @@
 """Seed plus move log replays the game: replaying ``Move.action`` through the engine reproduces the
-rows (``store.load_state``), every hand's result and the seat totals."""
+rows (``store.load_state``), every hand's result and final position, the seat totals and places.
+
+Both variants are covered: Standard Rummy (a points target ends the game, S15) and Wild Rummy
+(13 deals with a rotating wild rank, W3/W15; wilds on the table with what they stand for, 0.3;
+pending cards, W6; streaks, W14; one stock rebuild before a stalemate, W13).
+"""
 import pytest
 
-from games import services
+from games import services, store
 from games.engine.actions import action_from_json
+from games.engine.cards import RANKS
 from games.engine.state import GameState, HandResult
 from games.engine.variants import make_variant
-from games.models import Deal, Game, Move
+from games.models import Card, Deal, Game, Move
 from tests.factories import load_state, make_user, seats_of
 
 pytestmark = pytest.mark.django_db
 
 
-def computer_game(players, seed, options=None, moves=None):
-    """A computer-only game made as ``manage.py simulate`` makes it, played to the end (or for
-    ``moves`` computer turns)."""
+def computer_game(players, seed, options=None, moves=None, variant="standard"):
+    """A computer-only game of ``variant`` made as ``manage.py simulate`` makes it, played to the end
+    (or for ``moves`` computer turns)."""
     host = make_user()
-    game = services.create_table(host, variant="standard", players=players, is_private=True, options=options,
+    game = services.create_table(host, variant=variant, players=players, is_private=True, options=options,
                                  creator_plays=False, seed=seed)
     for _ in range(players):
         services.add_computer_player(host, game.pk)
@@ -29,9 +35,10 @@ def computer_game(players, seed, options=None, moves=None):
 
 
 def replay(game):
-    """Replay ``game`` from its seed and move log; return the final state and each ended hand's result."""
+    """Replay ``game`` from its seed and move log; return the final state, each ended hand's result
+    and each ended hand's final position (a DealState)."""
     state = GameState.new(make_variant(game.variant, game.options), game.players, game.seed)
-    results = []
+    results, ended = [], []
     moves = list(Move.objects.filter(game=game).select_related("seat").order_by("ply"))
     assert [m.ply for m in moves] == list(range(moves[0].ply, moves[0].ply + len(moves))), "plies are consecutive"
     for move in moves:
@@ -40,7 +47,8 @@ def replay(game):
         assert events == move.events
         if state.ended_deal is not None:
             results.append(state.last_result)
-    return state, results
+            ended.append(state.ended_deal)
+    return state, results, ended
 
 
 def comparable(state):
@@ -50,45 +58,86 @@ def comparable(state):
     return copy
 
 
-def test_replay_of_a_finished_game_reproduces_its_rows():
-    game, made = computer_game(2, "replay-19", options={"target": 50})
+def stored_deal(game, deal):
+    """The position the rows of ``deal`` (any deal of ``game``, not only the latest) hold, rebuilt
+    by ``games.store``."""
+    rows = store.load_rows(Game.objects.get(pk=game.pk))
+    rows.deal = deal
+    return store.load_state(rows).deal
+
+
+FINISHED_GAMES = [
+    pytest.param("standard", 2, "replay-19", {"target": 50}, id="standard"),
+    # 608 moves, 13 deals; on the way a stock rebuild, a stalemate (W13) and two streak bonuses (W14).
+    pytest.param("wild", 2, "replay-wild-264", None, id="wild"),
+]
+
+
+@pytest.mark.parametrize("variant, players, seed, options", FINISHED_GAMES)
+def test_replay_of_a_finished_game_reproduces_its_rows(variant, players, seed, options):
+    game, made = computer_game(players, seed, options=options, variant=variant)
     assert game.status == Game.Status.FINISHED
     deals = list(Deal.objects.filter(game=game).order_by("number"))
     assert len(deals) >= 3, "the game should span several hands"
     assert made == Move.objects.filter(game=game).count()
 
-    state, results = replay(game)
+    state, results, ended = replay(game)
 
     assert state.finished
     assert comparable(state) == comparable(load_state(game))
     assert [HandResult.from_json(deal.result) for deal in deals] == results
+    assert [stored_deal(game, deal) for deal in deals] == ended, "every hand's final position"
     seats = seats_of(game)
     assert [seat.total for seat in seats] == state.totals
     assert [seat.place for seat in seats] == list(state.standings())
-    assert max(state.totals) >= 50
+    if variant == "standard":
+        assert max(state.totals) >= 50
+    else:
+        # W15: exactly 13 deals, the wild rank going A..K (W3); W13/W14 exercised on the way.
+        assert [deal.number for deal in deals] == list(range(1, 14))
+        assert [deal.wild_rank for deal in deals] == list(RANKS)
+        assert any(result.winner is None for result in results), "a stalemate (W13)"
+        assert any(result.streak_bonus for result in results), "a streak bonus (W14)"
+        assert any(deal.rebuilds for deal in ended), "a stock rebuild (0.6, W13)"
+        assert [seat.streak for seat in seats] == state.streaks
+        assert Card.objects.filter(deal__game=game).exclude(stands_for="").exists(), "wilds were melded"
 
 
-def test_replay_stopped_mid_game_reproduces_the_current_deal():
-    game, made = computer_game(3, "replay-mid", moves=150)
-    assert made == 150 and game.status == Game.Status.ACTIVE
-    assert game.version == 3 + 1 + 150
+MID_GAMES = [
+    pytest.param("standard", 3, "replay-mid", 150, id="standard"),
+    # Stopped in deal 7 with the taken discard pending (W6) and wilds on the table (0.3).
+    pytest.param("wild", 3, "replay-wild-mid-58", 248, id="wild"),
+]
 
-    state, results = replay(game)
+
+@pytest.mark.parametrize("variant, players, seed, moves", MID_GAMES)
+def test_replay_stopped_mid_game_reproduces_the_current_deal(variant, players, seed, moves):
+    game, made = computer_game(players, seed, moves=moves, variant=variant)
+    assert made == moves and game.status == Game.Status.ACTIVE
+    assert game.version == players + 1 + moves
+
+    state, results, ended = replay(game)
 
     assert state.deal.number >= 2 and len(results) == state.deal.number - 1, "a hand ended before the stop"
     loaded = load_state(game)
     assert comparable(state) == comparable(loaded)
     assert state.deal.stock == loaded.deal.stock, "stock order included"
-    finished = [HandResult.from_json(d.result) for d in Deal.objects.filter(game=game).exclude(result=None)
-                .order_by("number")]
-    assert finished == results
+    finished_deals = list(Deal.objects.filter(game=game).exclude(result=None).order_by("number"))
+    assert [HandResult.from_json(d.result) for d in finished_deals] == results
+    assert [stored_deal(game, deal) for deal in finished_deals] == ended
     assert [seat.total for seat in seats_of(game)] == state.totals
+    if variant == "wild":
+        assert [seat.streak for seat in seats_of(game)] == state.streaks
+        assert loaded.deal.wild_rank == loaded.deal.number
+        assert loaded.deal.pending and loaded.deal.taken_discard in loaded.deal.pending, "stopped with a pending card"
+        assert loaded.deal.pending == state.deal.pending and loaded.deal.taken_discard == state.deal.taken_discard
+        assert any(meld.shape.wilds for meld in loaded.deal.melds), "a wild on the table"
 
 
 def test_replay_detects_a_changed_row():
     """Control: the comparison above sees a single card out of place."""
     game, _ = computer_game(2, "replay-control", moves=20)
-    state, _ = replay(game)
+    state, _, _ = replay(game)
     deal = Deal.objects.filter(game=game).order_by("-number").first()
     bottom = deal.cards.get(location="stock", position=0)
     top = deal.cards.filter(location="stock").order_by("-position").first()
@@ -96,4 +145,26 @@ def test_replay_detects_a_changed_row():
     bottom.save()
     top.save()
 
+    assert comparable(state) != comparable(load_state(game))
+
+
+def test_replay_detects_a_changed_wild_declaration_or_pending_card():
+    """Control (Wild Rummy): the comparison sees what a wild on the table stands for (0.3) and the
+    pending list (W6), not only where the cards are."""
+    game, _ = computer_game(2, "replay-wild-control", moves=20, variant="wild")
+    state, _, _ = replay(game)
+    assert comparable(state) == comparable(load_state(game))
+    deal = Deal.objects.filter(game=game).order_by("-number").first()
+    wild = deal.cards.exclude(stands_for="").first()
+    assert wild is not None, "a wild on the table"
+    declared = wild.stands_for
+    wild.stands_for = "KD" if declared != "KD" else "QD"
+    wild.save()
+    assert comparable(state) != comparable(load_state(game))
+
+    wild.stands_for = declared
+    wild.save()
+    assert comparable(state) == comparable(load_state(game))
+    deal.pending = [*deal.pending, deal.cards.filter(location="hand").first().code]
+    deal.save()
     assert comparable(state) != comparable(load_state(game))
