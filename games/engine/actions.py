@@ -3,7 +3,8 @@
 Cards are named by their key (``"10H"``; ``"10H~1"`` for a second copy). JSON shape:
 ``{"type": "draw_stock"}``, ``{"type": "take_discard"}``, ``{"type": "lay_meld", "cards": [...]}``,
 ``{"type": "lay_off", "meld": 3, "cards": [...]}``, ``{"type": "discard", "card": "7C"}``,
-``{"type": "swap_wild", "meld": 3, "card": "9C", "wild": "7D"}``. A meld or lay-off holding wilds
+``{"type": "swap_wild", "meld": 3, "card": "9C", "wild": "7D"}``,
+``{"type": "lay_contract", "groups": [["5S", "5H", "JK"], ...], "wilds": {"JK": "5"}}``. A meld or lay-off holding wilds
 may say what each stands for (rule 0.3): ``{"type": "lay_meld", "cards": [...], "wilds": {"7D": "9C"}}``.
 """
 from __future__ import annotations
@@ -101,7 +102,25 @@ class Discard:
         return {"type": self.type, "card": self.card}
 
 
-Action = Union[DrawStock, TakeDiscard, LayMeld, LayOff, SwapWild, Discard]
+@dataclass(frozen=True)
+class LayContract:
+    """Lay down the whole current contract in one action (rule R10).
+
+    ``groups``: one tuple of card keys per meld the contract requires, in the contract's order
+    (e.g. contract 3: set, set, run). ``wilds``: ``(wild key, what it stands for)`` pairs over all
+    groups, sorted by key (0.3); needed only where a wild has more than one reading.
+    """
+
+    groups: tuple[tuple[str, ...], ...]
+    wilds: tuple[tuple[str, str], ...] = ()
+    type: ClassVar[str] = "lay_contract"
+
+    def to_json(self) -> dict:
+        """Return ``{"type": "lay_contract", "groups": [[keys], ...]}`` plus ``"wilds"`` when declared."""
+        return _with_wilds({"type": self.type, "groups": [list(g) for g in self.groups]}, self.wilds)
+
+
+Action = Union[DrawStock, TakeDiscard, LayMeld, LayOff, SwapWild, Discard, LayContract]
 
 
 def _card_list(data: dict) -> tuple[str, ...]:
@@ -156,6 +175,15 @@ def action_from_json(data: object) -> Action:
         if not isinstance(card, str) or not card or not (wild is None or (isinstance(wild, str) and wild)):
             raise IllegalAction("malformed", "Choose the natural card to swap in (and which wild comes out).")
         return SwapWild(meld, card, wild)
+    if kind == LayContract.type:
+        groups = data.get("groups")
+        if not isinstance(groups, list) or not groups:
+            raise IllegalAction("malformed", "Put the cards of your contract into its groups.", "R10")
+        keys = tuple(tuple(_card_list({"cards": group})) for group in groups)
+        everything = tuple(key for group in keys for key in group)
+        if len(set(everything)) != len(everything):
+            raise IllegalAction("malformed", "A card can be in only one group.", "R10")
+        return LayContract(keys, _wild_list(data, everything))
     if kind == Discard.type:
         card = data.get("card")
         if not isinstance(card, str) or not card:

@@ -33,7 +33,7 @@ class MeldRules:
         rule: rule number cited in refusals, e.g. ``"S8"``.
         set_min / set_max: card count bounds for a set (``set_max`` None = no maximum).
         set_distinct_suits: True when a set may not hold one suit twice.
-        run_min: the fewest cards in a run.
+        run_min: the fewest cards in a run. run_max: the most (R7: 13), None for no cap.
         ace_high: True when an ace may also rank above the king (never both, never wrapping; R7).
         run_top: the highest rank a run may reach (13 = king; Frayzy's numbers stop at 12, F10).
         wild_ranks: ranks whose cards are wild (W3: the deal's rank; R5: 2s). Empty: no wilds (S10).
@@ -42,7 +42,8 @@ class MeldRules:
         max_wilds: the most wilds one meld may hold (F11: 1), None for no cap (W9).
         wilds_at_most_naturals: R8's ratio, wilds <= naturals in every meld at all times.
         wild_rank_sets: W9: a set made only of cards of the wild rank is a natural set of that rank,
-            each card standing for itself.
+            each card standing for itself (R8: a set of 2s only).
+        joker_sets: R8: a set made only of jokers is legal, each joker standing for itself (``"JK"``).
         wild_rule: rule number cited when a wild is refused, e.g. ``"W9"``.
 
     In a set with ``set_distinct_suits`` a wild fills a free suit slot and stands for a card
@@ -54,6 +55,7 @@ class MeldRules:
     set_max: int | None = 4
     set_distinct_suits: bool = True
     run_min: int = 3
+    run_max: int | None = None
     ace_high: bool = False
     run_top: int = 13
     wild_ranks: frozenset[int] = field(default_factory=frozenset)
@@ -62,6 +64,7 @@ class MeldRules:
     max_wilds: int | None = None
     wilds_at_most_naturals: bool = False
     wild_rank_sets: bool = False
+    joker_sets: bool = False
     wild_rule: str = ""
 
     @property
@@ -156,6 +159,8 @@ def check_run(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
     """
     if len(cards) < rules.run_min:
         raise _refuse(f"A run needs at least {rules.run_min} cards of one suit in sequence.", rules)
+    if rules.run_max is not None and len(cards) > rules.run_max:
+        raise _refuse(f"A run has at most {rules.run_max} cards.", rules)
     if len({c.suit for c in cards}) > 1:
         raise _refuse(f"A run needs cards of one suit: {show_cards(cards)} mixes suits.", rules)
     ranks = [c.rank for c in cards]
@@ -182,6 +187,10 @@ def _plain_meld(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
     if len({c.suit for c in cards}) == 1:
         return check_run(cards, rules)
     raise _refuse(f"{show_cards(cards)} is not a meld: a set needs one rank and a run needs one suit.", rules)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
 def _set_rank(naturals: Sequence[Card], wilds: Sequence[tuple[Card, str]]) -> int:
@@ -216,6 +225,8 @@ def _run_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card]
         return [], f"A run needs cards of one suit: {show_cards(naturals)} mixes suits."
     if len(cards) < rules.run_min:
         return [], f"A run needs at least {rules.run_min} cards of one suit in sequence."
+    if rules.run_max is not None and len(cards) > rules.run_max:
+        return [], f"A run has at most {rules.run_max} cards."
     suit, size = naturals[0].suit, len(cards)
     mappings = [{c: c.rank for c in naturals}]
     if rules.ace_high and any(c.rank == 1 for c in naturals):
@@ -263,12 +274,18 @@ def meld_readings(cards: Sequence[Card], rules: MeldRules, kind: str | None = No
         except IllegalAction as refusal:
             return [], refusal.message
         return [MeldShape(SET, tuple(cards), tuple((c, c.code) for c in cards))], ""
+    if rules.joker_sets and not naturals and kind in (None, SET) and all(c.is_joker for c in cards):
+        if len(cards) < rules.set_min:
+            return [], f"A set needs at least {rules.set_min} cards."
+        return [MeldShape(SET, tuple(cards), tuple((c, c.code) for c in cards))], ""
     if len(naturals) < rules.min_naturals:
         return [], f"A meld needs at least {rules.min_naturals} natural card (one that is not wild)."
     if rules.max_wilds is not None and len(wilds) > rules.max_wilds:
         return [], f"A meld may hold at most {rules.max_wilds} wild{'s' if rules.max_wilds != 1 else ''}."
     if rules.wilds_at_most_naturals and len(wilds) > len(naturals):
-        return [], "A meld may not hold more wilds than natural cards."
+        mixed = " (a set of wilds alone must be all 2s or all jokers)" if not naturals else ""
+        return [], (f"{_count(len(wilds), 'wild')} and {_count(len(naturals), 'natural')}: wilds may not "
+                    f"outnumber naturals{mixed}.")
     found: list[MeldShape] = []
     reasons: list[str] = []
     for wanted, reader in ((SET, _set_readings), (RUN, _run_readings)):
@@ -317,15 +334,17 @@ def choose_reading(readings: list[MeldShape], declared: Mapping[Card, str], rule
     return matching[0]
 
 
-def read_meld(cards: Sequence[Card], rules: MeldRules, wilds: Mapping[str, str] | None = None) -> MeldShape:
-    """Decide whether ``cards`` are a set or a run and check them (a new meld, e.g. rules S8, W7-W9).
+def read_meld(cards: Sequence[Card], rules: MeldRules, wilds: Mapping[str, str] | None = None,
+              kind: str | None = None) -> MeldShape:
+    """Decide whether ``cards`` are a set or a run and check them (a new meld, e.g. rules S8, W7-W9);
+    with ``kind`` (``"set"``/``"run"``) they must be that kind (a contract's meld, R10).
 
     ``wilds`` maps a wild's key to what it stands for (0.3); it may be left out when only one
     reading exists. Returns the MeldShape. Raises IllegalAction("bad_meld") with the most telling
     reason, or ``bad_wild`` / ``choose_wild`` (see ``choose_reading``).
     """
     declared = _declared(cards, wilds or {}, rules)
-    readings, reason = meld_readings(cards, rules)
+    readings, reason = meld_readings(cards, rules, kind)
     if not readings:
         raise _refuse(reason, rules)
     return choose_reading(readings, declared, rules)
@@ -434,6 +453,12 @@ def swap_wild(meld: MeldShape, natural: Card, wild: Card | None, rules: MeldRule
         wild = options[0]
     return replace(meld, cards=tuple(natural if c == wild else c for c in meld.cards),
                    wilds=tuple((w, code) for w, code in meld.wilds if w != wild))
+
+
+def declaration(shape: MeldShape, cards: Sequence[Card]) -> tuple[tuple[str, str], ...]:
+    """The ``wilds`` field of an action: what each wild among ``cards`` stands for in ``shape`` (0.3),
+    as ``(key, code)`` pairs sorted by key."""
+    return tuple(sorted((c.key, shape.stands_for(c)) for c in cards if shape.stands_for(c)))
 
 
 def candidate_melds(hand: Sequence[Card], rules: MeldRules) -> list[MeldShape]:

@@ -33,11 +33,13 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True)
 class TableMeld:
-    """A meld on the table: ``id`` (unique in the deal), owner seat and its checked shape."""
+    """A meld on the table: ``id`` (unique in the deal), owner seat, its checked shape, and whether
+    it was laid as part of a contract (R10)."""
 
     id: int
     owner: int
     shape: MeldShape
+    contract: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,8 @@ class HandResult:
             where the winner's entry is the -2 or -12 bonus).
         rummy: True when the winner went rummy with the S14 option on.
         streak_bonus: True when the winner scored W14's -12 for a 3rd, 6th, ... deal in a row.
+        laid_down: Frustration Rummy: which seats laid their contract this round (R15); there
+            ``penalties`` holds each seat's advance, 1 or 0. Empty in other variants.
     """
 
     deal: int
@@ -58,17 +62,23 @@ class HandResult:
     penalties: tuple[int, ...]
     rummy: bool = False
     streak_bonus: bool = False
+    laid_down: tuple[bool, ...] = ()
 
     def to_json(self) -> dict:
-        """``{"deal", "winner", "penalties", "rummy"}``, plus ``"streak_bonus": true`` when it applies."""
+        """``{"deal", "winner", "penalties", "rummy"}``, plus ``"streak_bonus": true`` and
+        ``"laid_down": [bool, ...]`` when they apply."""
         data = {"deal": self.deal, "winner": self.winner, "penalties": list(self.penalties), "rummy": self.rummy}
-        return {**data, "streak_bonus": True} if self.streak_bonus else data
+        if self.streak_bonus:
+            data["streak_bonus"] = True
+        if self.laid_down:
+            data["laid_down"] = list(self.laid_down)
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> HandResult:
         """Inverse of ``to_json``."""
         return cls(data["deal"], data["winner"], tuple(data["penalties"]), data.get("rummy", False),
-                   data.get("streak_bonus", False))
+                   data.get("streak_bonus", False), tuple(data.get("laid_down", ())))
 
 
 @dataclass
@@ -89,6 +99,7 @@ class DealState:
             became pending.
         played_this_turn / played_before: melds and lay-offs, for "going rummy" (S14).
         next_meld_id: id for the next meld laid.
+        laid_down: per seat, whether it laid its contract this round (Frustration, R10/R11).
     """
 
     number: int
@@ -108,12 +119,14 @@ class DealState:
     next_meld_id: int = 1
     wild_rank: int | None = None
     pending: list[Card] = field(default_factory=list)
+    laid_down: list[bool] = field(default_factory=list)
 
     def copy(self) -> DealState:
         """A copy whose lists can change without touching this one."""
         return replace(self, hands=[list(h) for h in self.hands], stock=list(self.stock),
                        discard=list(self.discard), melds=list(self.melds),
-                       played_before=list(self.played_before), pending=list(self.pending))
+                       played_before=list(self.played_before), pending=list(self.pending),
+                       laid_down=list(self.laid_down))
 
     def all_cards(self) -> list[Card]:
         """Every physical card of the deal, wherever it is (for conservation checks)."""
@@ -140,7 +153,8 @@ class PlayerView:
     Holds the seat's own hand, every other seat's hand size, the table, the discard pile's top
     card, the stock size, totals, the phase, and that seat's legal actions; in Wild Rummy also the
     wild rank (W3), the seat's own pending cards (W6), streaks (W14) and the number of deals (W15,
-    None when the game ends on points). Never another hand or the order of the stock.
+    None when the game ends on points); in Frustration Rummy ``totals`` are the contracts (R4) and
+    ``laid_down`` says who laid their contract this round (R10). Never another hand or the order of the stock.
     """
 
     seat: int | None
@@ -165,6 +179,7 @@ class PlayerView:
     pending: tuple[Card, ...] = ()
     streaks: tuple[int, ...] = ()
     deals_in_game: int | None = None
+    laid_down: tuple[bool, ...] = ()
 
 
 @dataclass
@@ -175,7 +190,8 @@ class GameState:
         variant: the variant object (e.g. StandardRummy, WildRummy) with its table options and turn rules.
         players: number of seats, 2-4 (rules S2, W2).
         seed: the game seed (hex); deal seeds derive from it.
-        totals: each seat's running score (S13 penalties; W14 points).
+        totals: each seat's running score (S13 penalties; W14 points; Frustration: the current
+            contract, 1-14, R4).
         streaks: each seat's run of deals in a row going out (W14); zeros where unused.
         deal: the current (or, once the game is over, last) DealState.
         last_result: the result of the latest finished hand.
@@ -204,7 +220,7 @@ class GameState:
             raise IllegalAction("bad_players", f"{variant.title} is for {variant.min_players}-"
                                 f"{variant.max_players} players.", variant.players_rule)
         first = random.Random(seed).randrange(players)
-        return cls(variant, players, seed, [0] * players, variant.deal(players, seed, 1, first))
+        return cls(variant, players, seed, variant.initial_totals(players), variant.deal(players, seed, 1, first))
 
     def __post_init__(self):
         if not self.streaks:
@@ -223,13 +239,10 @@ class GameState:
     def standings(self) -> tuple[int, ...] | None:
         """Finishing place of each seat (1 = winner; tied seats share a place), or None while playing.
 
-        Lowest total wins; a tie goes to the lower score in the final deal, then is shared (S15, W15).
-        """
+        The variant ranks the seats (``Variant.standings``: S15, W15, R15)."""
         if not self.finished:
             return None
-        last = self.last_result.penalties if self.last_result else (0,) * self.players
-        keys = [(self.totals[s], last[s]) for s in range(self.players)]
-        return tuple(1 + sum(1 for other in keys if other < keys[s]) for s in range(self.players))
+        return self.variant.standings(self)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now; empty when it is not that seat's turn or the game is
@@ -274,6 +287,6 @@ class GameState:
             legal_actions=tuple(self.legal_actions(seat)) if own else (),
             last_result=self.last_result, standings=self.standings(), wild_rank=deal.wild_rank,
             pending=tuple(deal.pending) if own and seat == deal.turn else (), streaks=tuple(self.streaks),
-            deals_in_game=self.variant.deals_in_game,
+            deals_in_game=self.variant.deals_in_game, laid_down=tuple(deal.laid_down),
         )
 

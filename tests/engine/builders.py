@@ -28,13 +28,14 @@ from games.engine.cards import Card, parse_card
 from games.engine.errors import IllegalAction
 from games.engine.melds import read_meld
 from games.engine.state import DealState, GameState, Phase, TableMeld
+from games.engine.variants.frustration import FrustrationRummy
 from games.engine.variants.standard import StandardRummy
 from games.engine.variants.wild import WildRummy
 
 __all__ = [
     "DrawStock", "TakeDiscard", "Phase", "build", "card", "cards", "deal_cards", "discard", "expect_illegal",
     "held", "key_list", "lay_meld", "lay_off", "meld_keys", "play", "snapshot", "sorted_keys",
-    "swap", "wild", "WildRummy", "meld_notation",
+    "swap", "wild", "WildRummy", "meld_notation", "frustration", "FrustrationRummy",
 ]
 
 
@@ -106,6 +107,7 @@ def build(
     seed: str = "builder-seed",
     pending: str = "",
     streaks: list[int] | None = None,
+    laid_down: list[bool] | None = None,
 ) -> GameState:
     """Build a GameState for Standard Rummy (or ``variant``) holding exactly the given position.
 
@@ -122,6 +124,8 @@ def build(
         totals, rebuilds, stalemate, played_before, played_this_turn, number: as in DealState /
             GameState; all default to a fresh first hand. In Wild Rummy ``number`` is also the wild
             rank (W3). ``pending``: the mover's pending cards (W6). ``streaks``: per seat (W14).
+            ``laid_down``: per seat, contract laid this round (R10); melds owned by a seat that
+            laid down count as its contract melds.
 
     The builder refuses a position that holds the same card twice, so test typos fail loudly.
     """
@@ -132,7 +136,8 @@ def build(
     hand_cards = [cards(h) for h in hands]
     discard_cards = cards(discard)
     meld_specs = [_split_wilds(text) + (owner,) for owner, text in melds]
-    table = [TableMeld(i, owner, read_meld(cards(plain), rules, dict(wilds)))
+    laid = list(laid_down) if laid_down is not None else [False] * len(hands)
+    table = [TableMeld(i, owner, read_meld(cards(plain), rules, dict(wilds)), laid[owner])
              for i, (plain, wilds, owner) in enumerate(meld_specs, start=1)]
     used = [c for h in hand_cards for c in h] + discard_cards + [c for m in table for c in m.shape.cards]
     if stock is None:
@@ -162,10 +167,11 @@ def build(
         next_meld_id=len(table) + 1,
         wild_rank=wild_rank,
         pending=cards(pending),
+        laid_down=laid if isinstance(variant, FrustrationRummy) else [],
     )
     assert all(c in hand_cards[turn] for c in deal.pending), "builder: pending cards must be in the mover's hand"
     return GameState(variant=variant, players=players, seed=seed,
-                     totals=list(totals) if totals is not None else [0] * players, deal=deal,
+                     totals=list(totals) if totals is not None else variant.initial_totals(players), deal=deal,
                      streaks=list(streaks) if streaks is not None else [0] * players)
 
 
@@ -174,6 +180,14 @@ def wild(hands: list[str], **fields) -> GameState:
     phase defaults to ``play``. Every other field as in ``build``."""
     fields.setdefault("phase", Phase.PLAY)
     return build(hands, variant=WildRummy(), **fields)
+
+
+def frustration(hands: list[str], **fields) -> GameState:
+    """``build`` for Frustration Rummy (108 cards, R1): ``totals`` are the seats' contracts (default
+    1 each), ``laid_down`` who laid their contract this round; the phase defaults to ``play``. A
+    second copy is written ``7H~1``."""
+    fields.setdefault("phase", Phase.PLAY)
+    return build(hands, variant=FrustrationRummy(), **fields)
 
 
 def meld_notation(state: GameState) -> list[str]:
@@ -242,6 +256,7 @@ def _deal_snapshot(deal: DealState | None) -> dict | None:
         "next_meld_id": deal.next_meld_id,
         "wild_rank": deal.wild_rank,
         "pending": _plain(deal.pending),
+        "laid_down": tuple(deal.laid_down),
     }
 
 

@@ -1,0 +1,11 @@
+"""Computer players, one chooser per variant: ``chooser(variant_name)(view, rng) -> action``."""
+from __future__ import annotations
+
+from . import contract, simple
+
+CHOOSERS = {"frustration": contract.choose}
+
+
+def chooser(variant: str):
+    """The choose function for ``variant``: the contract player for Frustration Rummy, else the simple one."""
+    return CHOOSERS.get(variant, simple.choose)

@@ -47,7 +47,7 @@ class Variant:
     ``players_rule`` (seat count and its rule), ``max_rebuilds`` (0.6: rebuilds before a
     stalemate), ``deals_in_game`` (a fixed number of deals, or None when points end the game),
     ``game_end_rule`` (cited when a move comes after the end), ``draw_rule`` (the draw's rule),
-    ``allows_swaps`` (W11, F13).
+    ``allows_swaps`` (W11, F13), ``swap_rule`` (cited when swaps are refused: S10, R12).
     """
 
     name = ""
@@ -60,6 +60,7 @@ class Variant:
     max_rebuilds = 0
     deals_in_game: int | None = None
     allows_swaps = False
+    swap_rule = "S10"
 
     # ----- hooks ---------------------------------------------------------------------------
 
@@ -98,6 +99,19 @@ class Variant:
     def end_deal(self, state: GameState, winner: int | None, events: list[dict]) -> None:
         """Score the deal that just ended, then end the game or deal the next one."""
         raise NotImplementedError
+
+    def initial_totals(self, players: int) -> list[int]:
+        """Each seat's total when the game starts: 0 points (S13, W14)."""
+        return [0] * players
+
+    def standings(self, state: GameState) -> tuple[int, ...]:
+        """Finishing place of each seat of a finished game (1 = winner; tied seats share a place).
+
+        Lowest total wins; a tie goes to the lower score in the final deal, then is shared (S15, W15).
+        """
+        last = state.last_result.penalties if state.last_result else (0,) * state.players
+        keys = [(state.totals[s], last[s]) for s in range(state.players)]
+        return tuple(1 + sum(1 for other in keys if other < keys[s]) for s in range(state.players))
 
     def options(self) -> dict:
         """The table options as JSON."""
@@ -197,7 +211,8 @@ class Variant:
         if isinstance(action, SwapWild):
             self.require_phase(state, Phase.PLAY, "Draw a card before you swap a wild.")
             if not self.allows_swaps:
-                raise IllegalAction("no_swaps", f"{self.title} has no wild swaps.", "S10")
+                raise IllegalAction("no_swaps", f"{self.title} has no wild swaps: a wild on the table stays "
+                                    "where it is.", self.swap_rule)
             meld = deal.meld(action.meld)
             (natural,) = self.cards_in_hand(state, seat, (action.card,))
             wild = next((c for c in meld.shape.cards if c.key == action.wild), None) if action.wild else None

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 from ..actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard
 from ..cards import RANKS, Card, standard_deck
 from ..errors import IllegalAction
-from ..melds import (MeldRules, MeldShape, add_surplus_wild, candidate_melds, extend_meld, extension_readings,
-                     show, show_cards, swappable_wilds)
+from ..melds import (MeldRules, MeldShape, add_surplus_wild, candidate_melds, declaration, extend_meld,
+                     extension_readings, show, show_cards, swappable_wilds)
 from ..state import DealState, HandResult, Phase, TableMeld
 from .base import Variant
 
@@ -115,7 +115,7 @@ class WildRummy(Variant):
         def wanted(cards) -> bool:
             return not only_pending or any(c in pending for c in cards)
 
-        actions: list[Action] = [LayMeld(tuple(c.key for c in shape.cards), _declaration(shape, shape.cards))
+        actions: list[Action] = [LayMeld(tuple(c.key for c in shape.cards), declaration(shape, shape.cards))
                                  for shape in candidate_melds(hand, rules) if wanted(shape.cards)]
         surplus = len(hand) == 2 and any(rules.is_wild(c) for c in hand)
         for card in hand:
@@ -123,9 +123,9 @@ class WildRummy(Variant):
                 continue
             for meld in deal.melds:
                 for grown in extension_readings(meld.shape, (card,), rules)[0]:
-                    actions.append(LayOff(meld.id, (card.key,), _declaration(grown, (card,))))
+                    actions.append(LayOff(meld.id, (card.key,), declaration(grown, (card,))))
                 if surplus and rules.is_wild(card) and _is_full_set(meld.shape, rules):
-                    actions.append(LayOff(meld.id, (card.key,), _declaration(add_surplus_wild(meld.shape, card, rules),
+                    actions.append(LayOff(meld.id, (card.key,), declaration(add_surplus_wild(meld.shape, card, rules),
                                                                               (card,))))
                 for wild in swappable_wilds(meld.shape, card, rules):
                     actions.append(SwapWild(meld.id, card.key, wild.key))
@@ -266,7 +266,4 @@ def _is_full_set(shape: MeldShape, rules: MeldRules) -> bool:
     return shape.kind == "set" and len(shape.cards) == rules.set_max
 
 
-def _declaration(shape: MeldShape, cards) -> tuple[tuple[str, str], ...]:
-    """The ``wilds`` field of an action: what each wild among ``cards`` stands for in ``shape``."""
-    return tuple(sorted((c.key, shape.stands_for(c)) for c in cards if shape.stands_for(c)))
 

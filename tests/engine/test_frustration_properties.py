@@ -1,0 +1,104 @@
+"""Property tests for Frustration Rummy: random play-outs from random seeds, 2-4 players, with the
+contract-aware computer player (``games.engine.bots.contract``) choosing among the legal actions.
+
+Checked after every action: (a) the 108 cards of two decks and 4 jokers are each in exactly one
+place, copies told apart (R1, 0.6); (b) every meld on the table holds no more wilds than naturals,
+apart from sets of 2s only or jokers only (R8); (c) the player to move always has a legal action
+and sampled legal actions apply (0.5); (d) ``apply`` never changes the state it was called on
+(0.7); (e) the JSON action log replays to the same state; and (f) the contract search's answer
+lays down through ``apply`` whenever it finds one (R10).
+"""
+from __future__ import annotations
+
+import json
+import random
+from typing import Iterator
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from builders import deal_cards, snapshot
+from games.engine.actions import Action, LayContract, action_from_json
+from games.engine.bots.contract import choose
+from games.engine.cards import standard_deck
+from games.engine.state import GameState
+from games.engine.variants.frustration import MELD_RULES, FrustrationRummy
+
+FULL_DECK = sorted(standard_deck(decks=2, jokers=4))
+MAX_MOVES = 1_500
+
+players_st = st.integers(min_value=2, max_value=4)
+game_seed_st = st.text(alphabet="0123456789abcdef", min_size=1, max_size=16)
+bot_seed_st = st.integers(min_value=0, max_value=2**32 - 1)
+
+PLAYOUT = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def playout(players: int, seed: str, bot_seed: int) -> Iterator[tuple[GameState, int, Action, GameState, list[dict]]]:
+    """Play up to MAX_MOVES actions of a Frustration Rummy game; yield ``(state, seat, action, next, events)``."""
+    state = GameState.new(FrustrationRummy(), players, seed)
+    rng = random.Random(bot_seed)
+    for _ in range(MAX_MOVES):
+        if state.finished:
+            return
+        seat = state.deal.turn
+        action = choose(state.player_view(seat), rng)
+        after, events = state.apply(seat, action)
+        yield state, seat, action, after, events
+        state = after
+
+
+@PLAYOUT
+@given(players=players_st, seed=game_seed_st, bot_seed=bot_seed_st)
+def test_a_r1_108_cards_each_in_exactly_one_place(players, seed, bot_seed):
+    for _, _, action, after, _ in playout(players, seed, bot_seed):
+        assert deal_cards(after) == FULL_DECK, f"cards lost or duplicated after {action}"
+        if after.ended_deal is not None:
+            assert deal_cards(GameState(after.variant, players, seed, [], after.ended_deal)) == FULL_DECK
+
+
+@PLAYOUT
+@given(players=players_st, seed=game_seed_st, bot_seed=bot_seed_st)
+def test_b_r8_wilds_never_outnumber_naturals_in_any_meld(players, seed, bot_seed):
+    for _, _, action, after, _ in playout(players, seed, bot_seed):
+        for meld in (after.ended_deal or after.deal).melds:
+            wilds = [c for c in meld.shape.cards if MELD_RULES.is_wild(c)]
+            naturals = len(meld.shape.cards) - len(wilds)
+            only_one_kind = not naturals and (all(c.is_joker for c in wilds) or not any(c.is_joker for c in wilds))
+            assert len(wilds) <= naturals or only_one_kind, f"{meld.shape.notation()} after {action}"
+
+
+@PLAYOUT
+@given(players=players_st, seed=game_seed_st, bot_seed=bot_seed_st)
+def test_c_0_5_no_dead_ends_and_the_contract_hint_lays_down(players, seed, bot_seed):
+    sampler = random.Random(bot_seed)
+    for state, seat, _, _, _ in playout(players, seed, bot_seed):
+        legal = state.legal_actions(seat)
+        assert legal, "no legal action for the player to move (0.5)"
+        for action in sampler.sample(legal, min(2, len(legal))):
+            state.apply(seat, action)
+        for hint in (a for a in legal if isinstance(a, LayContract)):
+            after, _ = state.apply(seat, hint)
+            assert after.deal.laid_down[seat] and after.deal.hands[seat]
+
+
+@PLAYOUT
+@given(players=players_st, seed=game_seed_st, bot_seed=bot_seed_st)
+def test_d_0_7_apply_never_changes_the_state_it_was_called_on(players, seed, bot_seed):
+    for state, seat, action, _, _ in playout(players, seed, bot_seed):
+        before = snapshot(state)
+        state.apply(seat, action)
+        assert snapshot(state) == before
+
+
+@PLAYOUT
+@given(players=players_st, seed=game_seed_st, bot_seed=bot_seed_st)
+def test_e_the_json_action_log_replays_to_the_same_state(players, seed, bot_seed):
+    log, last = [], None
+    for _, seat, action, after, _ in playout(players, seed, bot_seed):
+        log.append((seat, json.loads(json.dumps(action.to_json()))))
+        last = after
+    replayed = GameState.new(FrustrationRummy(), players, seed)
+    for seat, data in log:
+        replayed, _ = replayed.apply(seat, action_from_json(data))
+    assert snapshot(replayed) == snapshot(last)
