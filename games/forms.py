@@ -11,8 +11,11 @@ from .services import Refusal
 LOWEST_TARGET = 50
 HIGHEST_TARGET = 500
 MELD_NUMBER_DIGITS = 4
-MOVE_TYPES = ("draw_stock", "take_discard", "lay_meld", "lay_off", "discard")
-VARIANT_OPTIONS = {"standard": ("target", "going_rummy"), "wild": ()}
+MOVE_TYPES = ("draw_stock", "take_discard", "lay_meld", "lay_off", "discard", "lay_contract")
+VARIANT_OPTIONS = {"standard": ("target", "going_rummy"), "wild": (), "frustration": ()}
+GROUP_FIELD = "group:"
+STANDS_FIELD = "stands:"
+MAX_GROUPS = 4
 """The form fields that are table options of each variant; a variant not listed has none."""
 
 
@@ -58,13 +61,38 @@ def _meld_number(text: str) -> int:
     return int(text)
 
 
+def contract_payload(post: QueryDict) -> dict:
+    """The lay-contract form (R10) as an action: each hand card's ``group:<key>`` select names its
+    group, 1..``groups`` (blank: stays in hand); a wild's ``stands:<key>`` says what it stands for
+    (0.3), e.g. ``6H``. Returns ``{"type": "lay_contract", "groups": [...], "wilds": {...}}``.
+
+    Raises Refusal 400 when the group count or a group number is malformed.
+    """
+    count = post.get("groups", "")
+    if not (count.isascii() and count.isdigit() and 1 <= int(count) <= MAX_GROUPS):
+        raise Refusal(400, "malformed", "The contract form is missing its groups.")
+    groups: list[list[str]] = [[] for _ in range(int(count))]
+    wilds: dict[str, str] = {}
+    for field, value in post.items():
+        if field.startswith(GROUP_FIELD) and value:
+            if not (value.isascii() and value.isdigit() and 1 <= int(value) <= len(groups)):
+                raise Refusal(400, "malformed", "Choose a group for each card of your contract.")
+            groups[int(value) - 1].append(field[len(GROUP_FIELD):])
+    for field, value in post.items():
+        key = field[len(STANDS_FIELD):]
+        if field.startswith(STANDS_FIELD) and value.strip() and any(key in group for group in groups):
+            wilds[key] = value.strip().upper()
+    return {"type": "lay_contract", "groups": groups, "wilds": wilds}
+
+
 def move_payload(post: QueryDict) -> tuple[int, dict]:
     """Read ``version`` and the action from the play form's fields.
 
     Fields: ``version``; ``action`` (one of MOVE_TYPES) or ``lay_off_on`` (a meld number, which
     means ``lay_off``); ``cards`` (card keys, repeated); ``reading`` (a meld or lay-off with what its
     wilds stand for, 0.3: ``"-/7D=9C"`` for a new meld, ``"3/2S=8H"`` for a lay-off on meld 3);
-    ``swap`` (a wild swap, W11: ``"meld:natural:wild"``). Returns ``(version, action_json)``.
+    ``swap`` (a wild swap, W11: ``"meld:natural:wild"``); for ``lay_contract`` the fields of
+    ``contract_payload``. Returns ``(version, action_json)``.
 
     Raises Refusal 400 when the version or the action is missing or malformed.
     """
@@ -93,6 +121,8 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
     kind = post.get("action")
     if kind not in MOVE_TYPES:
         raise Refusal(400, "malformed", "Choose an action.")
+    if kind == "lay_contract":
+        return version, contract_payload(post)
     if kind == "discard":
         if len(cards) != 1:
             raise Refusal(400, "malformed", "Select exactly one card to discard.")

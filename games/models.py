@@ -91,7 +91,8 @@ class Game(models.Model):
 class Seat(models.Model):
     """A place at a table: a user, or a computer player when ``user`` is empty.
 
-    ``total`` is the running score (Standard: penalty points, S13; Wild: points, W14); ``streak``
+    ``total`` is the running score (Standard: penalty points, S13; Wild: points, W14; Frustration:
+    the current contract, 1-14, R4); ``streak``
     the deals in a row this seat went out (W14); ``place`` the final standing.
     """
 
@@ -136,7 +137,9 @@ class Deal(models.Model):
 
     ``wild_rank`` is the rank whose cards are wild in this deal (``"A"``..``"K"``, W3), blank when
     the variant has none; ``pending`` the keys of the cards the player to move must play before
-    discarding (W6).
+    discarding (W6); ``laid_down`` one boolean per seat position, whether it laid its contract this
+    round (Frustration, R10), empty in other variants. ``result`` keeps, for Frustration, who laid
+    down and who advanced: the contract board's history (R15).
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
@@ -153,6 +156,7 @@ class Deal(models.Model):
     next_meld_number = models.PositiveSmallIntegerField(default=1)
     wild_rank = models.CharField(max_length=2, blank=True)
     pending = models.JSONField(default=list, blank=True)
+    laid_down = models.JSONField(default=list, blank=True)
     result = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -166,7 +170,8 @@ class Deal(models.Model):
 
 
 class Meld(models.Model):
-    """A meld on the table; its cards are the Card rows pointing at it, in ``position`` order."""
+    """A meld on the table; its cards are the Card rows pointing at it, in ``position`` order.
+    ``is_contract``: laid as part of its owner's contract (Frustration, R10)."""
 
     class Kind(models.TextChoices):
         SET = "set", "Set"
@@ -176,6 +181,7 @@ class Meld(models.Model):
     number = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=3, choices=Kind.choices)
     owner = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="melds")
+    is_contract = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["deal", "number"]

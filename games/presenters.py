@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .engine.actions import Discard, LayMeld, LayOff, SwapWild
+from .engine.actions import Discard, LayContract, LayMeld, LayOff, SwapWild
 from .engine.cards import RANKS, Card, parse_card, sort_by_rank, sort_by_suit
+from .engine.contracts import CONTRACTS, contract_text
 from .engine.melds import show, show_code, show_wild
 from .engine.state import Phase, PlayerView, TableMeld
+from .engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
 from .models import Game, Move
 from .services import Board
 
@@ -86,6 +88,54 @@ class ScoreRow:
     streak_bonus: bool = False
 
 
+@dataclass(frozen=True)
+class ContractLine:
+    """One seat on the contract board (R4, R10): its contract, the contract's text, laid down this round."""
+
+    name: str
+    contract: int
+    text: str
+    laid_down: bool
+
+
+@dataclass(frozen=True)
+class AdvanceRow:
+    """One finished round on the contract board: per seat ``(contract played, laid down, advanced)``,
+    and how the round ended (R15, R16)."""
+
+    round: int
+    seats: list[tuple[int, bool, bool]]
+    outcome: str
+
+
+def contract_board(names: list[str], view: PlayerView, results: list[dict]) -> tuple[list[ContractLine], list[AdvanceRow]]:
+    """The contract board of a Frustration Rummy game: each seat's line now, and every finished
+    round's advances (read from the rounds' results, R15)."""
+    lines = [ContractLine(name, view.totals[s], contract_text(view.totals[s]),
+                          bool(view.laid_down and view.laid_down[s])) for s, name in enumerate(names)]
+    contracts = [view.totals[s] - sum(r["penalties"][s] for r in results) for s in range(len(names))]
+    history = []
+    for result in results:
+        laid = result.get("laid_down") or [False] * len(names)
+        history.append(AdvanceRow(result["deal"], [(contracts[s], laid[s], result["penalties"][s] > 0)
+                                                   for s in range(len(names))], _outcome(result, names)))
+        contracts = [c + a for c, a in zip(contracts, result["penalties"])]
+    return lines, history
+
+
+def contract_groups(number: int) -> list[Choice]:
+    """The groups of the lay-contract form: ``Choice("Set 1 (3+ cards)", "1")``, ... (R4, R10)."""
+    counters: dict[str, int] = {}
+    groups = []
+    for index, (kind, size) in enumerate(CONTRACTS[number], start=1):
+        counters[kind] = counters.get(kind, 0) + 1
+        groups.append(Choice(f"{kind.capitalize()} {counters[kind]} ({size}+ cards)", str(index)))
+    return groups
+
+
+HELP_PAGES = {"standard": "help_standard", "wild": "help_wild", "frustration": "help_frustration"}
+
+
 def wild_rank_label(rank: int | None) -> str:
     """``"4s are wild"``, ``"Aces are wild"``; empty without a wild rank."""
     if not rank:
@@ -140,6 +190,9 @@ def describe_event(event: dict, names: list[str]) -> str:
         return f"{who} laid down {_show_keys(event['cards'])}."
     if kind == "lay_off":
         return f"{who} laid off {_show_keys(event['cards'])}."
+    if kind == "lay_contract":
+        melds = " \u00b7 ".join(_show_keys(meld["cards"]) for meld in event["melds"])
+        return f"{who} laid down contract {event['contract']}: {melds}."
     if kind == "discard":
         return f"{who} discarded {_show_keys([event['card']])}."
     if kind == "swap_wild":
@@ -149,12 +202,19 @@ def describe_event(event: dict, names: list[str]) -> str:
         return "The discard pile was shuffled into a new stock."
     if kind == "stock_exhausted":
         return "The stock is used up: the deal ends after this turn."
+    if kind == "hand_over" and "laid_down" in event:
+        winner = event["winner"]
+        ending = "ended in a stalemate" if winner is None else f"is over: {names[winner]} went out"
+        up = [names[s] for s, advanced in enumerate(event["penalties"]) if advanced]
+        return f"Round {event['deal']} {ending}; {', '.join(up) if up else 'nobody'} moved up a contract."
     if kind == "hand_over":
         winner = event["winner"]
         ending = "ended in a stalemate" if winner is None else f"is over: {names[winner]} went out"
         rummy = " (rummy: penalties doubled)" if event.get("rummy") else ""
         streak = " (streak bonus: \u221212)" if event.get("streak_bonus") else ""
         return f"Deal {event['deal']} {ending}{rummy}{streak}."
+    if kind == "game_over" and event.get("stalled"):
+        return "The game stopped at its round limit: the highest contract wins."
     if kind == "new_deal":
         # Every variant starts a deal with the player left of its dealer (S4, W4, R3, F5).
         return f"Deal {event['deal']} begins: {names[(event['dealer'] + 1) % len(names)]} plays first."
@@ -194,15 +254,31 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
     your_turn = bool(legal)
     pending = set(view.pending)
 
+    is_frustration = game.variant == "frustration"
+
+    def is_wild(c: Card) -> bool:
+        return FRUSTRATION_RULES.is_wild(c) if is_frustration else c.rank == view.wild_rank
+
     def hand_card(c: Card) -> HandCard:
-        return HandCard(c, c.key in discardable, c.rank == view.wild_rank, c in pending)
+        return HandCard(c, c.key in discardable, is_wild(c), c in pending)
+
+    me = board.seat.position if board.seat else None
+    if is_frustration:
+        lines, history = contract_board(names, view, board.results)
+        laying = bool(legal) and view.phase == Phase.PLAY and me is not None and not view.laid_down[me]
+        context.update({"contract_lines": lines, "contract_history": history,
+                        "contract_groups": contract_groups(view.totals[me]) if laying else [],
+                        "my_contract": f"{view.totals[me]}: {contract_text(view.totals[me])}" if me is not None else "",
+                        "contract_ready": any(isinstance(a, LayContract) for a in legal)})
 
     readings = reading_choices(view, selected or set(), names) if error is not None and error.code == "choose_wild" else []
     context.update({
         "is_wild_game": view.deals_in_game is not None,
-        "deal_label": f"Deal {view.deal_number} of {view.deals_in_game}" if view.deals_in_game else f"Hand {view.deal_number}",
-        "wild_label": wild_rank_label(view.wild_rank),
-        "help_url": "help_wild" if game.variant == "wild" else "help_standard",
+        "is_frustration": is_frustration,
+        "deal_label": (f"Round {view.deal_number}" if is_frustration else f"Deal {view.deal_number} of "
+                       f"{view.deals_in_game}" if view.deals_in_game else f"Hand {view.deal_number}"),
+        "wild_label": "Jokers and 2s are wild" if is_frustration else wild_rank_label(view.wild_rank),
+        "help_url": HELP_PAGES[game.variant],
         "pending_cards": [hand_card(c) for c in order(list(view.pending))],
         "readings": readings,
         "upcoming_deals": range(len(board.results) + 1, (view.deals_in_game or 0) + 1),

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from . import notify, store
 from .engine.actions import Action, action_from_json
-from .engine.bots import simple
+from .engine.bots import chooser
 from .engine.errors import IllegalAction
 from .engine.state import GameState, PlayerView
 from .engine.variants import VARIANTS, make_variant
@@ -223,6 +223,9 @@ def start_game(user, game_id: int) -> Game:
             raise Refusal(409, "seats_empty", "Fill every seat before you start.")
         state = GameState.new(make_variant(game.variant, game.options), game.players, game.seed)
         store.create_deal(rows, state.deal)
+        if any(state.totals):
+            # A variant whose seats start above zero: Frustration's contract 1 (R3).
+            store.save_totals(rows, state)
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
         _changed(game)
@@ -282,7 +285,8 @@ def submit_move(user, game_id: int, version: int, action_json: dict) -> Game:
 def play_computer_turn(game_id: int) -> bool:
     """Play one action for the computer player to move in ``game_id``, if it is a computer's turn.
 
-    Returns True when an action was applied. The bot sees only its own PlayerView.
+    Returns True when an action was applied. The bot (``bots.chooser`` of the variant) sees only
+    its own PlayerView.
     """
     with transaction.atomic():
         game = _lock_game(game_id)
@@ -294,7 +298,7 @@ def play_computer_turn(game_id: int) -> bool:
             return False
         state = store.load_state(rows)
         rng = random.Random(f"{game.seed}:bot:{game.version}")
-        action = simple.choose(state.player_view(seat.position), rng)
+        action = chooser(game.variant)(state.player_view(seat.position), rng)
         _apply(rows, state, seat, action, Move.Actor.COMPUTER)
     return True
 

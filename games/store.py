@@ -86,7 +86,8 @@ def load_state(rows: LoadedGame) -> GameState:
     for hand in hands:
         hand.sort()
     table = [TableMeld(meld.number, position_of_seat[meld.owner_id],
-                       MeldShape(meld.kind, tuple(meld_cards[meld.number]), tuple(meld_wilds[meld.number])))
+                       MeldShape(meld.kind, tuple(meld_cards[meld.number]), tuple(meld_wilds[meld.number])),
+                       meld.is_contract)
              for meld in melds]
     deal_state = DealState(
         number=deal.number, dealer=deal.dealer, seed=deal.seed, hands=hands, stock=stock, discard=discard,
@@ -95,7 +96,7 @@ def load_state(rows: LoadedGame) -> GameState:
         rebuilds=deal.rebuilds, stalemate=deal.stalemate, played_this_turn=deal.played_this_turn,
         played_before=list(deal.played_before), next_meld_id=deal.next_meld_number,
         wild_rank=RANKS.index(deal.wild_rank) + 1 if deal.wild_rank else None,
-        pending=[parse_card(key) for key in deal.pending],
+        pending=[parse_card(key) for key in deal.pending], laid_down=list(deal.laid_down),
     )
     return GameState(
         variant=make_variant(game.variant, game.options), players=game.players, seed=game.seed,
@@ -144,6 +145,7 @@ def _copy_deal_fields(row: Deal, deal: DealState) -> None:
     row.next_meld_number = deal.next_meld_id
     row.wild_rank = RANKS[deal.wild_rank - 1] if deal.wild_rank else ""
     row.pending = [card.key for card in deal.pending]
+    row.laid_down = list(deal.laid_down)
 
 
 def _save_deal(rows: LoadedGame, before: DealState, after: DealState, result: HandResult | None) -> None:
@@ -151,7 +153,8 @@ def _save_deal(rows: LoadedGame, before: DealState, after: DealState, result: Ha
     deal_row = rows.deal
     old_places, new_places = _places(before), _places(after)
     known_melds = {meld.id for meld in before.melds}
-    new_melds = [Meld(deal=deal_row, number=meld.id, kind=meld.shape.kind, owner=rows.seats[meld.owner])
+    new_melds = [Meld(deal=deal_row, number=meld.id, kind=meld.shape.kind, owner=rows.seats[meld.owner],
+                      is_contract=meld.contract)
                  for meld in after.melds if meld.id not in known_melds]
     Meld.objects.bulk_create(new_melds)
     rows.meld_rows.update({meld.number: meld for meld in new_melds})
@@ -172,6 +175,13 @@ def _save_deal(rows: LoadedGame, before: DealState, after: DealState, result: Ha
     deal_row.save()
 
 
+def save_totals(rows: LoadedGame, state: GameState) -> None:
+    """Write each seat's total (points, or Frustration's contract, R4) and streak (W14) from ``state``."""
+    for seat, total, streak in zip(rows.seats, state.totals, state.streaks):
+        seat.total, seat.streak = total, streak
+    Seat.objects.bulk_update(rows.seats, ["total", "streak"])
+
+
 def save_state(rows: LoadedGame, before: GameState, after: GameState) -> None:
     """Write the rows that changed from ``before`` to ``after`` (one applied action).
 
@@ -181,9 +191,7 @@ def save_state(rows: LoadedGame, before: GameState, after: GameState) -> None:
     ended = after.ended_deal
     if ended is not None:
         _save_deal(rows, before.deal, ended, after.last_result)
-        for seat, total, streak in zip(rows.seats, after.totals, after.streaks):
-            seat.total, seat.streak = total, streak
-        Seat.objects.bulk_update(rows.seats, ["total", "streak"])
+        save_totals(rows, after)
         rows.last_result = after.last_result
         if after.deal is not ended:
             create_deal(rows, after.deal)

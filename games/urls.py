@@ -16,4 +16,5 @@ urlpatterns = [
     path("join/<str:code>", views.join_by_code, name="join_by_code"),
     path("help/standard-rummy", views.help_standard, name="help_standard"),
     path("help/wild-rummy", views.help_wild, name="help_wild"),
+    path("help/frustration-rummy", views.help_frustration, name="help_frustration"),
 ]

@@ -181,3 +181,9 @@ def help_standard(request: HttpRequest) -> HttpResponse:
 def help_wild(request: HttpRequest) -> HttpResponse:
     """How to play Wild Rummy on this site, in our own words."""
     return render(request, "games/help_wild.html")
+
+
+@require_safe
+def help_frustration(request: HttpRequest) -> HttpResponse:
+    """How to play Frustration Rummy on this site, in our own words."""
+    return render(request, "games/help_frustration.html")

@@ -26,7 +26,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services, store
-from games.engine.bots import simple
+from games.engine.bots import chooser
 from games.engine.state import DealState, GameState
 from games.models import Card, Deal, Game, Meld, Move, Seat
 
@@ -131,7 +131,8 @@ def put_position(game: Game, deal: DealState) -> None:
         # Melds the computer laid before the position was put keep their rows: align them.
         for meld in after.deal.melds:
             Meld.objects.filter(deal=rows.deal, number=meld.id).update(kind=meld.shape.kind,
-                                                                      owner=rows.seats[meld.owner])
+                                                                      owner=rows.seats[meld.owner],
+                                                                      is_contract=meld.contract)
         Meld.objects.filter(deal=rows.deal).exclude(number__in=[m.id for m in after.deal.melds]).delete()
     game.refresh_from_db()
 
@@ -173,10 +174,16 @@ def move_fields(action: dict, version: int | None) -> dict:
 
     ``draw_stock``/``take_discard`` -> ``action``; ``lay_meld`` -> ``action`` + ``cards``;
     ``lay_off`` -> ``lay_off_on`` + ``cards``; ``discard`` -> ``action`` + one ``cards`` value;
-    a meld or lay-off with declared ``wilds`` -> ``reading`` + ``cards``; ``swap_wild`` -> ``swap``.
+    a meld or lay-off with declared ``wilds`` -> ``reading`` + ``cards``; ``swap_wild`` -> ``swap``;
+    ``lay_contract`` -> ``action`` + ``groups`` + ``group:<key>`` per card + ``stands:<key>`` per declared wild.
     ``version`` None leaves the version field out.
     """
     kind = action["type"]
+    if kind == "lay_contract":
+        fields = {"action": kind, "groups": str(len(action["groups"]))}
+        fields.update({f"group:{key}": str(n) for n, group in enumerate(action["groups"], start=1) for key in group})
+        fields.update({f"stands:{key}": code for key, code in action.get("wilds", {}).items()})
+        return {**fields, **({"version": str(version)} if version is not None else {})}
     if kind == "lay_off":
         fields = {"lay_off_on": str(action["meld"]), "cards": list(action["cards"])}
     elif kind == "discard":
@@ -233,8 +240,8 @@ def moves_by(game: Game, actor: str) -> Iterable[Move]:
 
 
 def play_moves(game: Game, count: int | None = None, *, until=None, seed: str = "play") -> int:
-    """Play moves in ``game`` through the services, each chosen by the simple computer player for the
-    seat to move: people's seats through ``services.submit_move`` (as that user, at the current
+    """Play moves in ``game`` through the services, each chosen by the variant's computer player
+    (``bots.chooser``) for the seat to move: people's seats through ``services.submit_move`` (as that user, at the current
     version), computer seats through ``services.play_computer_turn``.
 
     Stops after ``count`` moves, when ``until(game)`` is true (checked before each move, ``game``
@@ -252,7 +259,7 @@ def play_moves(game: Game, count: int | None = None, *, until=None, seed: str = 
             if not services.play_computer_turn(game.pk):
                 raise AssertionError(f"computer seat {seat.position} did not move in game {game.pk}")
         else:
-            action = simple.choose(state.player_view(seat.position), rng)
+            action = chooser(game.variant)(state.player_view(seat.position), rng)
             services.submit_move(seat.user, game.pk, game.version, action.to_json())
         made += 1
     game.refresh_from_db()

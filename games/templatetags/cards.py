@@ -13,11 +13,15 @@ def card(card, extra_class: str = "", wild: bool = False, stands_for: str = ""):
     """A face-up card, red or black: rank and suit in the corner (readable where cards overlap)
     and a large suit symbol, with ``data-card`` set to its key.
 
-    ``wild`` adds a visible "wild" marker (W3); ``stands_for`` (a wild on the table, 0.3) adds
+    ``wild`` adds a visible "wild" marker (W3, R5; a joker always has it); ``stands_for`` (a wild on the table, 0.3) adds
     what it stands for, e.g. ``=9♣``, and ``data-stands-for``.
     """
     if card.is_joker:
-        return format_html('<span class="card card-joker {}" data-card="{}" title="Joker">JK</span>', extra_class, card.key)
+        stands = format_html('<span class="card-stands" data-stands-for="{}">={}</span>', stands_for,
+                             show_code(stands_for)) if stands_for else ""
+        return format_html('<span class="card card-joker card-wild {}" data-card="{}" title="Joker, wild{}">JK'
+                           '<span class="card-wild-mark">wild</span>{}</span>', extra_class, card.key,
+                           f", standing for {show_code(stands_for)}" if stands_for else "", stands)
     colour = "card-red" if card.suit in RED_SUITS else "card-black"
     title = f"{card.rank_name} of {SUIT_NAMES[card.suit]}"
     marks = ""

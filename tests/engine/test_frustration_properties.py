@@ -5,13 +5,15 @@ Checked after every action: (a) the 108 cards of two decks and 4 jokers are each
 place, copies told apart (R1, 0.6); (b) every meld on the table holds no more wilds than naturals,
 apart from sets of 2s only or jokers only (R8); (c) the player to move always has a legal action
 and sampled legal actions apply (0.5); (d) ``apply`` never changes the state it was called on
-(0.7); (e) the JSON action log replays to the same state; and (f) the contract search's answer
-lays down through ``apply`` whenever it finds one (R10).
+(0.7); (e) the JSON action log replays to the same state. The contract search's answer lays down
+through ``apply`` whenever it finds one (c), and (f) it agrees with a brute-force search that uses
+only the shared meld validator (R10).
 """
 from __future__ import annotations
 
 import json
 import random
+from itertools import combinations
 from typing import Iterator
 
 from hypothesis import HealthCheck, given, settings
@@ -21,6 +23,8 @@ from builders import deal_cards, snapshot
 from games.engine.actions import Action, LayContract, action_from_json
 from games.engine.bots.contract import choose
 from games.engine.cards import standard_deck
+from games.engine.contracts import CONTRACTS, find_contract
+from games.engine.melds import meld_readings
 from games.engine.state import GameState
 from games.engine.variants.frustration import MELD_RULES, FrustrationRummy
 
@@ -102,3 +106,28 @@ def test_e_the_json_action_log_replays_to_the_same_state(players, seed, bot_seed
     for seat, data in log:
         replayed, _ = replayed.apply(seat, action_from_json(data))
     assert snapshot(replayed) == snapshot(last)
+
+
+SMALL_DECK = [c for c in standard_deck(decks=2, jokers=4) if c.is_joker or (c.rank <= 7 and c.suit in "HS")]
+"""Aces to 7s of two suits, both copies, and the jokers: small enough that contracts are often possible."""
+
+
+def brute_force(hand, number) -> bool:
+    """Reference answer through the shared validator alone: some disjoint minimum-size groups, one
+    per requirement, each a legal meld of its kind, leaving at least one card (0.5)."""
+    def fits(rest, requirements):
+        if not requirements:
+            return len(rest) >= 1
+        kind, size = requirements[0]
+        return any(meld_readings(group, MELD_RULES, kind)[0] and fits([c for c in rest if c not in group],
+                                                                       requirements[1:])
+                   for group in combinations(rest, size))
+
+    return fits(list(hand), list(CONTRACTS[number]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(hand=st.lists(st.sampled_from(SMALL_DECK), min_size=8, max_size=10, unique=True),
+       number=st.sampled_from([2, 5]))
+def test_f_r10_the_contract_search_agrees_with_brute_force_through_the_validator(hand, number):
+    assert (find_contract(hand, number, MELD_RULES) is not None) == brute_force(hand, number)

@@ -152,9 +152,14 @@ def test_r10_two_sets_of_one_rank_are_allowed():
     assert len(after.deal.melds) == 3
 
 
+def test_r10_a_card_in_two_groups_is_refused():
+    state = frustration(["5S 5H 5D 9C 9D 9S KS", "KH QH"])
+    expect_illegal(state, 0, contract("5S 5H 5D", "5S 5H 5D", "9C 9D 9S"), "malformed", "R10")
+
+
 def test_r10_only_once_per_round():
     state = frustration(["5S 5H 5D 9C", "KH QH"], laid_down=[True, False])
-    expect_illegal(state, 0, contract("5S 5H 5D", "9C", "9C"), "contract_down", "R10")
+    expect_illegal(state, 0, contract("5S 5H 5D"), "contract_down", "R10")
 
 
 def test_r11_after_the_contract_lay_off_on_any_meld_and_start_new_melds():

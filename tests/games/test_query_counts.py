@@ -93,3 +93,17 @@ def test_wild_rummy_queries_per_request_do_not_grow_with_the_game(django_assert_
     late = measure(game, django_assert_max_num_queries)
     print(f"\nWild Rummy queries per request: early {early}; late {late}")
     assert late == early
+
+
+def test_frustration_rummy_queries_per_request_do_not_grow_with_the_game(django_assert_max_num_queries):
+    game = make_started_game(players=2, seed="queries-frustration", variant="frustration")
+    play_moves(game, until=ready_to_measure, seed="queries-frustration")
+    early = measure(game, django_assert_max_num_queries)
+
+    start = game.version
+    play_moves(game, until=lambda g: (g.version - start >= LATE_MOVES and current_deal(g).number >= LATE_DEAL
+                                      and ready_to_measure(g)), seed="queries-frustration")
+    assert current_deal(game).number >= LATE_DEAL
+    late = measure(game, django_assert_max_num_queries)
+    print(f"\nFrustration Rummy queries per request: early {early}; late {late}")
+    assert late == early

@@ -6,10 +6,11 @@ Each variant module holds one frozen dataclass (its table options) that subclass
 from __future__ import annotations
 
 from ..errors import IllegalAction
+from .frustration import FrustrationRummy
 from .standard import StandardRummy
 from .wild import WildRummy
 
-VARIANTS = {StandardRummy.name: StandardRummy, WildRummy.name: WildRummy}
+VARIANTS = {StandardRummy.name: StandardRummy, WildRummy.name: WildRummy, FrustrationRummy.name: FrustrationRummy}
 
 
 def make_variant(name: str, options: dict | None = None):

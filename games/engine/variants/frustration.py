@@ -159,6 +159,7 @@ class FrustrationRummy(Variant):
         """R10: lay down the seat's current contract, all of it, in one action.
 
         Raises IllegalAction: ``wrong_phase``; ``contract_down`` (already laid this round);
+        ``malformed`` (a card in two groups);
         ``wrong_contract`` (not the current contract's number of melds, or a meld too short);
         ``bad_contract`` (a group is not a legal meld of its kind, naming it: "the second set ...");
         ``bad_wild`` / ``choose_wild`` (0.3); ``not_in_hand``.
@@ -170,6 +171,9 @@ class FrustrationRummy(Variant):
             raise IllegalAction("contract_down", "Your contract is already down this round: lay off or start "
                                 "new melds instead.", "R10")
         requirements = CONTRACTS[number]
+        keys = [key for group in action.groups for key in group]
+        if len(set(keys)) != len(keys):
+            raise IllegalAction("malformed", "A card can be in only one group.", "R10")
         if len(action.groups) != len(requirements):
             raise IllegalAction("wrong_contract", f"Contract {number} is {contract_text(number)}: lay down all "
                                 f"{len(requirements)} melds at once (you gave {len(action.groups)}).", "R10")
