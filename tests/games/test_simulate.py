@@ -9,7 +9,8 @@ from games.models import Game, Move
 
 pytestmark = pytest.mark.django_db
 
-KEYS = {"variant", "players", "games", "finished", "moves", "errors", "invariant_violations", "seconds"}
+KEYS = {"variant", "players", "games", "finished", "moves", "deals", "stalled", "errors", "invariant_violations",
+        "seconds"}
 
 
 def simulate(**options):

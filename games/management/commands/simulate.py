@@ -27,7 +27,8 @@ def card_place_violations(game: Game, deck: list) -> int:
 class Command(BaseCommand):
     help = ("Play G complete games with computer players in every seat through the same service layer and "
             "database as the web, check after every move that each physical card is in exactly one place, "
-            "and print one JSON object of figures.")
+            "and print one JSON object of figures: games finished, moves, deals (rounds) played, games that "
+            "ended at a safety limit instead of a winner (Frustration's max_rounds), errors, violations.")
 
     def add_arguments(self, parser):
         parser.add_argument("--variant", choices=sorted(VARIANTS), default="standard")
@@ -52,11 +53,15 @@ class Command(BaseCommand):
                     totals["invariant_violations"] += card_place_violations(game, deck)
                 game.refresh_from_db()
                 totals["finished"] += game.status == Game.Status.FINISHED
+                totals["deals"] += game.deals.count()
+                last = game.moves.order_by("-ply").first()
+                totals["stalled"] += any(event.get("stalled") for event in last.events) if last else 0
             except services.Refusal as error:
                 totals["errors"] += 1
                 self.stderr.write(f"game {number}: {error.code}: {error.message}")
         result = {"variant": variant, "players": players, "games": games, "finished": totals["finished"],
-                  "moves": totals["moves"], "errors": totals["errors"],
+                  "moves": totals["moves"], "deals": totals["deals"], "stalled": totals["stalled"],
+                  "errors": totals["errors"],
                   "invariant_violations": totals["invariant_violations"],
                   "seconds": round(time.perf_counter() - started, 3)}
         self.stdout.write(json.dumps(result))
