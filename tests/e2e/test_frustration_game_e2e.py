@@ -1,34 +1,21 @@
 """Frustration Rummy in a real browser: open a table against a computer player, see the contract
 board and the wild markers, have a contract refused with its reason (R8) and nothing changed, then
 lay the contract down with the group selects (R10) and discard."""
-import re
 
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Game
+from tests.e2e.tables import UPDATE_TIMEOUT_MS, open_table, shown_version
 from tests.engine.builders import frustration
 from tests.factories import current_deal, put_position
 
 pytestmark = [pytest.mark.e2e]
 
-UPDATE_TIMEOUT_MS = 5_000
 HAND = "5S 5H JK 7H JK~1 2S 9C 9D 9S KS 7D 7C 4H"
 
 
-def open_frustration_table(page):
-    """Open a public 2-seat Frustration Rummy table from the lobby form; return its Game row."""
-    page.goto("/")
-    form = page.locator("form[action='/games/new']")
-    form.locator("select[name=variant]").select_option("frustration")
-    form.locator("select[name=players]").select_option("2")
-    form.get_by_role("button", name="Open table").click()
-    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
-    return Game.objects.get(pk=int(re.search(r"/games/(\d+)/", page.url).group(1)))
 
 
-def shown_version(page) -> int:
-    return int(page.locator("#board").get_attribute("data-version"))
 
 
 def assign(page, groups) -> None:
@@ -39,7 +26,7 @@ def assign(page, groups) -> None:
 
 def test_a_contract_is_refused_with_its_reason_then_laid_down(new_user_page):
     ana = new_user_page("ana")
-    game = open_frustration_table(ana)
+    game = open_table(ana, "frustration")
     ana.get_by_role("button", name="Add a computer player").click()
     expect(ana.locator(".waiting-seats")).to_contain_text("Computer 2")
     ana.get_by_role("button", name="Start the game").click()

@@ -1,51 +1,34 @@
 """Wild Rummy in a real browser: a deal against a computer player that takes a discard, swaps a wild
 out of a run, has discards of pending cards refused with the reason, declares what a wild stands for
 and passes the turn."""
-import re
 
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Game
+from tests.e2e.tables import UPDATE_TIMEOUT_MS, open_table, select_cards, shown_version, wait_for_newer_board
 from tests.engine.builders import wild
 from tests.factories import current_deal, put_position
 
 pytestmark = [pytest.mark.e2e]
 
-UPDATE_TIMEOUT_MS = 5_000
 
 
-def open_wild_table(page):
-    """Open a public 2-seat Wild Rummy table from the lobby form; return its Game row."""
-    page.goto("/")
-    form = page.locator("form[action='/games/new']")
-    form.locator("select[name=variant]").select_option("wild")
-    form.locator("select[name=players]").select_option("2")
-    form.get_by_role("button", name="Open table").click()
-    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
-    return Game.objects.get(pk=int(re.search(r"/games/(\d+)/", page.url).group(1)))
 
 
-def shown_version(page) -> int:
-    return int(page.locator("#board").get_attribute("data-version"))
 
 
 def click_and_wait(page, button) -> None:
     """Click ``button`` and wait for the board of the next version."""
     before = shown_version(page)
     button.click()
-    page.wait_for_function("v => Number(document.querySelector('#board')?.dataset.version) > v", arg=before,
-                           timeout=UPDATE_TIMEOUT_MS)
+    wait_for_newer_board(page, before)
 
 
-def select(page, *keys) -> None:
-    for key in keys:
-        page.locator(f"label.hand-card:has(input[value='{key}'])").click()
 
 
 def test_a_wild_deal_with_a_taken_discard_a_swap_and_refused_pending_discards(new_user_page):
     ana = new_user_page("ana")
-    game = open_wild_table(ana)
+    game = open_table(ana, "wild")
     ana.get_by_role("button", name="Add a computer player").click()
     expect(ana.locator(".waiting-seats")).to_contain_text("Computer 2")
     ana.get_by_role("button", name="Start the game").click()
@@ -68,12 +51,12 @@ def test_a_wild_deal_with_a_taken_discard_a_swap_and_refused_pending_discards(ne
 
     # Discarding while the 6♣ is pending is refused with the reason, and nothing changes.
     version = shown_version(ana)
-    select(ana, "9S")
+    select_cards(ana, ("9S",))
     ana.get_by_role("button", name="Discard selected card").click()
     expect(ana.locator(".move-error")).to_contain_text("Play 6♣ first")
     assert shown_version(ana) == version and current_deal(game).pending == ["6C"]
 
-    select(ana, "9S", "4C", "5C", "6C")  # untick 9S, tick the run
+    select_cards(ana, ("9S", "4C", "5C", "6C"))  # untick 9S, tick the run
     click_and_wait(ana, ana.get_by_role("button", name="Lay down selected as a meld"))
     expect(ana.locator(".pending")).to_have_count(0)
 
@@ -81,7 +64,7 @@ def test_a_wild_deal_with_a_taken_discard_a_swap_and_refused_pending_discards(ne
     click_and_wait(ana, ana.get_by_role("button", name="Swap 6♥ for A♠=6♥"))
     expect(ana.locator(".pending [data-card='AS'] .card-wild-mark")).to_have_text("wild")
     expect(ana.locator(".meld[data-meld='1']")).not_to_contain_text("=6♥")
-    select(ana, "AS")
+    select_cards(ana, ("AS",))
     ana.get_by_role("button", name="Discard selected card").click()
     expect(ana.locator(".move-error")).to_contain_text("A♠ is pending")
 
@@ -95,7 +78,7 @@ def test_a_wild_deal_with_a_taken_discard_a_swap_and_refused_pending_discards(ne
     click_and_wait(ana, ana.get_by_role("button", name="Lay off on meld 1 with A♠ as 8♥"))
     expect(ana.locator(".meld[data-meld='1']")).to_contain_text("=8♥")
 
-    select(ana, "9S")
+    select_cards(ana, ("9S",))
     click_and_wait(ana, ana.get_by_role("button", name="Discard selected card"))
     expect(ana.locator(".move-log")).to_contain_text("ana swapped 6♥ for the wild A♠=6♥")
     expect(ana.locator(".move-log")).to_contain_text("ana discarded 9♠")

@@ -19,11 +19,15 @@ from __future__ import annotations
 
 from dataclasses import asdict, is_dataclass
 from types import SimpleNamespace
-from typing import Iterable
+from typing import Iterable, Iterator
+
+import random
 
 import pytest
+from hypothesis import strategies as st
 
 from games.engine.actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard
+from games.engine.bots import chooser
 from games.engine.cards import Card, parse_card
 from games.engine.errors import IllegalAction
 from games.engine.melds import read_meld
@@ -195,6 +199,23 @@ def meld_notation(state: GameState) -> list[str]:
     return [m.shape.notation() for m in state.deal.melds]
 
 
+players_st = st.integers(min_value=2, max_value=4)
+"""Hypothesis strategy: a seat count (rules S2, W2, R2)."""
+game_seed_st = st.text(alphabet="0123456789abcdef", min_size=1, max_size=16)
+"""Hypothesis strategy: a game seed."""
+bot_seed_st = st.integers(min_value=0, max_value=2**32 - 1)
+"""Hypothesis strategy: the computer players' random seed."""
+
+
+def assert_cards_conserved(after: GameState, full_deck: list[Card], action: Action) -> None:
+    """Every card of ``full_deck`` (sorted) is in exactly one place after ``action``: in the current
+    deal and, when the action ended a deal, in that deal's final position too."""
+    assert deal_cards(after) == full_deck, f"cards lost or duplicated after {action}"
+    if after.ended_deal is not None:
+        ended = GameState(after.variant, after.players, after.seed, [], after.ended_deal)
+        assert deal_cards(ended) == full_deck, f"cards lost or duplicated in the ended deal after {action}"
+
+
 def deal_cards(state: GameState) -> list[Card]:
     """Every physical card of the current deal, sorted: hands, stock, discard pile and table.
 
@@ -300,3 +321,23 @@ def expect_illegal(state: GameState, seat: int, action: Action, code: str, rule:
         assert refused.value.rule == rule
     assert snapshot(state) == before, "an illegal action changed the state (rule 0.7)"
     return refused.value
+
+
+def playout(variant, players: int, seed: str, bot_seed: int,
+            max_moves: int) -> Iterator[tuple[GameState, int, Action, GameState, list[dict]]]:
+    """Play ``variant`` with its computer player (``bots.chooser``) on every seat.
+
+    Yields ``(state, seat, action, next_state, events)`` for each action, stopping when the game is
+    finished or after ``max_moves`` actions.
+    """
+    choose = chooser(variant.name)
+    state = GameState.new(variant, players, seed)
+    rng = random.Random(bot_seed)
+    for _ in range(max_moves):
+        if state.finished:
+            return
+        seat = state.deal.turn
+        action = choose(state.player_view(seat), rng)
+        after, events = state.apply(seat, action)
+        yield state, seat, action, after, events
+        state = after

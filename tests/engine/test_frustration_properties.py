@@ -19,9 +19,9 @@ from typing import Iterator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builders import deal_cards, snapshot
+import builders
+from builders import assert_cards_conserved, bot_seed_st, game_seed_st, players_st, snapshot
 from games.engine.actions import Action, LayContract, action_from_json
-from games.engine.bots.contract import choose
 from games.engine.cards import standard_deck
 from games.engine.contracts import CONTRACTS, find_contract
 from games.engine.melds import meld_readings
@@ -31,34 +31,20 @@ from games.engine.variants.frustration import MELD_RULES, FrustrationRummy
 FULL_DECK = sorted(standard_deck(decks=2, jokers=4))
 MAX_MOVES = 1_500
 
-players_st = st.integers(min_value=2, max_value=4)
-game_seed_st = st.text(alphabet="0123456789abcdef", min_size=1, max_size=16)
-bot_seed_st = st.integers(min_value=0, max_value=2**32 - 1)
 
 PLAYOUT = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def playout(players: int, seed: str, bot_seed: int) -> Iterator[tuple[GameState, int, Action, GameState, list[dict]]]:
-    """Play up to MAX_MOVES actions of a Frustration Rummy game; yield ``(state, seat, action, next, events)``."""
-    state = GameState.new(FrustrationRummy(), players, seed)
-    rng = random.Random(bot_seed)
-    for _ in range(MAX_MOVES):
-        if state.finished:
-            return
-        seat = state.deal.turn
-        action = choose(state.player_view(seat), rng)
-        after, events = state.apply(seat, action)
-        yield state, seat, action, after, events
-        state = after
+    """Up to MAX_MOVES actions of a Frustration Rummy game with the contract player on every seat."""
+    return builders.playout(FrustrationRummy(), players, seed, bot_seed, MAX_MOVES)
 
 
 @PLAYOUT
 @given(players=players_st, seed=game_seed_st, bot_seed=bot_seed_st)
 def test_a_r1_108_cards_each_in_exactly_one_place(players, seed, bot_seed):
     for _, _, action, after, _ in playout(players, seed, bot_seed):
-        assert deal_cards(after) == FULL_DECK, f"cards lost or duplicated after {action}"
-        if after.ended_deal is not None:
-            assert deal_cards(GameState(after.variant, players, seed, [], after.ended_deal)) == FULL_DECK
+        assert_cards_conserved(after, FULL_DECK, action)
 
 
 @PLAYOUT

@@ -23,9 +23,9 @@ from typing import Iterator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builders import deal_cards, snapshot
+import builders
+from builders import bot_seed_st, deal_cards, game_seed_st, players_st, snapshot
 from games.engine.actions import Action, Discard, LayMeld, LayOff, action_from_json
-from games.engine.bots.simple import choose
 from games.engine.cards import standard_deck
 from games.engine.errors import IllegalAction
 from games.engine.state import GameState, Phase, PlayerView
@@ -36,9 +36,6 @@ MAX_MOVES = 20_000
 """Upper bound on the actions of one game. Bot games take about 1,000; every hand ends within a
 bounded number of turns (S16) and every hand raises the sum of the totals, so a game cannot run on."""
 
-players_st = st.integers(min_value=2, max_value=4)
-game_seed_st = st.text(alphabet="0123456789abcdef", min_size=1, max_size=16)
-bot_seed_st = st.integers(min_value=0, max_value=2**32 - 1)
 variant_st = st.builds(StandardRummy, going_rummy=st.booleans())
 
 PLAYOUT = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -46,21 +43,8 @@ PLAYOUT = settings(max_examples=12, deadline=None, suppress_health_check=[Health
 
 def playout(variant: StandardRummy, players: int, seed: str, bot_seed: int,
             max_moves: int = MAX_MOVES) -> Iterator[tuple[GameState, int, Action, GameState, list[dict]]]:
-    """Play a whole game with the simple bot on every seat.
-
-    Yields ``(state, seat, action, next_state, events)`` for each action, stopping when the game
-    is finished or after ``max_moves`` actions.
-    """
-    state = GameState.new(variant, players, seed)
-    rng = random.Random(bot_seed)
-    for _ in range(max_moves):
-        if state.finished:
-            return
-        seat = state.deal.turn
-        action = choose(state.player_view(seat), rng)
-        after, events = state.apply(seat, action)
-        yield state, seat, action, after, events
-        state = after
+    """A whole Standard Rummy game with the simple bot on every seat (``builders.playout``)."""
+    return builders.playout(variant, players, seed, bot_seed, max_moves)
 
 
 def final_state(variant: StandardRummy, players: int, seed: str, bot_seed: int) -> GameState:

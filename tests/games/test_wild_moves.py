@@ -6,10 +6,9 @@ from html import escape
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Card, Deal, Game, Seat
 from tests.engine.builders import wild
-from tests.factories import (current_deal, data_version, load_state, login, make_started_game, make_user,
+from tests.factories import (current_deal, load_state, login, make_started_game, make_user,
                              post_move, put_position, seat_to_move, seats_of, snapshot)
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand
 
 from games import services
 from games.engine.variants import VARIANTS, make_variant
-from games.models import Card, Game
+from games.models import Game
 
 SIMULATOR_USERNAME = "simulator"
 
