@@ -61,23 +61,32 @@ def _meld_number(text: str) -> int:
     return int(text)
 
 
+def contract_choices(post: QueryDict) -> dict[str, str]:
+    """The lay-contract form's group choices: ``{card key: group number as sent}``, blanks left out."""
+    return {field[len(GROUP_FIELD):]: value for field, value in post.items() if field.startswith(GROUP_FIELD) and value}
+
+
 def contract_payload(post: QueryDict) -> dict:
     """The lay-contract form (R10) as an action: each hand card's ``group:<key>`` select names its
     group, 1..``groups`` (blank: stays in hand); a wild's ``stands:<key>`` says what it stands for
     (0.3), e.g. ``6H``. Returns ``{"type": "lay_contract", "groups": [...], "wilds": {...}}``.
 
-    Raises Refusal 400 when the group count or a group number is malformed.
+    Raises Refusal 400 when the group count or a group number is malformed, 422 (R10) when a group
+    is left empty.
     """
     count = post.get("groups", "")
     if not (count.isascii() and count.isdigit() and 1 <= int(count) <= MAX_GROUPS):
         raise Refusal(400, "malformed", "The contract form is missing its groups.")
     groups: list[list[str]] = [[] for _ in range(int(count))]
     wilds: dict[str, str] = {}
-    for field, value in post.items():
-        if field.startswith(GROUP_FIELD) and value:
-            if not (value.isascii() and value.isdigit() and 1 <= int(value) <= len(groups)):
-                raise Refusal(400, "malformed", "Choose a group for each card of your contract.")
-            groups[int(value) - 1].append(field[len(GROUP_FIELD):])
+    for key, value in contract_choices(post).items():
+        if not (value.isascii() and value.isdigit() and 1 <= int(value) <= len(groups)):
+            raise Refusal(400, "malformed", "Choose a group for each card of your contract.")
+        groups[int(value) - 1].append(key)
+    empty = [number for number, group in enumerate(groups, start=1) if not group]
+    if empty:
+        raise Refusal(422, "wrong_contract", f"Put cards in every group of your contract: group {empty[0]} is empty.",
+                      "R10")
     for field, value in post.items():
         key = field[len(STANDS_FIELD):]
         if field.startswith(STANDS_FIELD) and value.strip() and any(key in group for group in groups):

@@ -41,6 +41,8 @@ class HandCard:
     discardable: bool
     is_wild: bool = False
     pending: bool = False
+    group: str = ""
+    """The contract group chosen for this card in a refused lay-contract form (R10), kept for the retry."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +180,11 @@ def _show_keys(keys: list[str]) -> str:
     return " ".join(show(parse_card(key)) for key in keys)
 
 
-def describe_event(event: dict, names: list[str]) -> str:
+DEAL_WORDS = {"standard": "Hand", "wild": "Deal", "frustration": "Round"}
+"""What each game calls a deal in its rules (S12 hand, W13 deal, R15 round)."""
+
+
+def describe_event(event: dict, names: list[str], deal_word: str = "Deal") -> str:
     """One public event in words, e.g. "Ana discarded 7♣". Never names a card drawn from the stock."""
     who = names[event["seat"]] if "seat" in event else ""
     kind = event["type"]
@@ -201,7 +207,7 @@ def describe_event(event: dict, names: list[str]) -> str:
     if kind == "stock_rebuilt":
         return "The discard pile was shuffled into a new stock."
     if kind == "stock_exhausted":
-        return "The stock is used up: the deal ends after this turn."
+        return f"The stock is used up: the {deal_word.lower()} ends after this turn."
     if kind == "hand_over" and "laid_down" in event:
         winner = event["winner"]
         ending = "ended in a stalemate" if winner is None else f"is over: {names[winner]} went out"
@@ -212,20 +218,20 @@ def describe_event(event: dict, names: list[str]) -> str:
         ending = "ended in a stalemate" if winner is None else f"is over: {names[winner]} went out"
         rummy = " (rummy: penalties doubled)" if event.get("rummy") else ""
         streak = " (streak bonus: \u221212)" if event.get("streak_bonus") else ""
-        return f"Deal {event['deal']} {ending}{rummy}{streak}."
+        return f"{deal_word} {event['deal']} {ending}{rummy}{streak}."
     if kind == "game_over" and event.get("stalled"):
         return "The game stopped at its round limit: the highest contract wins."
     if kind == "new_deal":
         # Every variant starts a deal with the player left of its dealer (S4, W4, R3, F5).
-        return f"Deal {event['deal']} begins: {names[(event['dealer'] + 1) % len(names)]} plays first."
+        return f"{deal_word} {event['deal']} begins: {names[(event['dealer'] + 1) % len(names)]} plays first."
     if kind == "game_over":
         return "The game is over."
     return kind
 
 
-def describe_move(move: Move, names: list[str]) -> list[str]:
-    """Every event of ``move`` in words."""
-    return [describe_event(event, names) for event in move.events]
+def describe_move(move: Move, names: list[str], deal_word: str = "Deal") -> list[str]:
+    """Every event of ``move`` in words; ``deal_word`` is what the game calls a deal (DEAL_WORDS)."""
+    return [describe_event(event, names, deal_word) for event in move.events]
 
 
 def _outcome(result: dict, names: list[str]) -> str:
@@ -235,11 +241,13 @@ def _outcome(result: dict, names: list[str]) -> str:
     return f"{names[result['winner']]} went out{streak}"
 
 
-def board_context(board: Board, hand_sort: str, selected: set[str] | None = None, error=None) -> dict:
+def board_context(board: Board, hand_sort: str, selected: set[str] | None = None, error=None,
+                  groups: dict[str, str] | None = None) -> dict:
     """Template context for ``games/_board.html`` from ``board`` (see module docstring).
 
     ``selected`` (the cards ticked in the refused form) and ``error`` (the refusal) let the page
-    offer the legal readings of a meld whose wilds need declaring (0.3)."""
+    offer the legal readings of a meld whose wilds need declaring (0.3); ``groups`` (card key ->
+    group number of a refused lay-contract form, R10) keeps the player's assignment for the retry."""
     game, view = board.game, board.view
     names = [seat.name for seat in board.seats]
     context: dict = {"game": game, "board": board, "view": view, "names": names, "hand_sort": hand_sort,
@@ -260,7 +268,7 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
         return FRUSTRATION_RULES.is_wild(c) if is_frustration else c.rank == view.wild_rank
 
     def hand_card(c: Card) -> HandCard:
-        return HandCard(c, c.key in discardable, is_wild(c), c in pending)
+        return HandCard(c, c.key in discardable, is_wild(c), c in pending, (groups or {}).get(c.key, ""))
 
     me = board.seat.position if board.seat else None
     if is_frustration:
@@ -275,8 +283,8 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
     context.update({
         "is_wild_game": view.deals_in_game is not None,
         "is_frustration": is_frustration,
-        "deal_label": (f"Round {view.deal_number}" if is_frustration else f"Deal {view.deal_number} of "
-                       f"{view.deals_in_game}" if view.deals_in_game else f"Hand {view.deal_number}"),
+        "deal_label": f"{DEAL_WORDS[game.variant]} {view.deal_number}"
+                      + (f" of {view.deals_in_game}" if view.deals_in_game else ""),
         "wild_label": "Jokers and 2s are wild" if is_frustration else wild_rank_label(view.wild_rank),
         "help_url": HELP_PAGES[game.variant],
         "pending_cards": [hand_card(c) for c in order(list(view.pending))],
@@ -293,7 +301,8 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
         "melds": [MeldPanel(m, names[m.owner], m.id in lay_off_melds,
                             tuple(TableCard(c, m.shape.stands_for(c)) for c in m.shape.cards), _swap_choices(view, m))
                   for m in view.melds],
-        "moves": [(move.ply, line) for move in board.last_moves for line in reversed(describe_move(move, names))],
+        "moves": [(move.ply, line) for move in board.last_moves
+                  for line in reversed(describe_move(move, names, DEAL_WORDS[game.variant]))],
         "score_sheet": [ScoreRow(r["deal"], r["penalties"], _outcome(r, names), r["winner"] is None,
                                  bool(r.get("streak_bonus"))) for r in board.results],
         "finished": game.status == Game.Status.FINISHED,

@@ -15,7 +15,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.core import is_ratelimited
 
 from . import services
-from .forms import NewTableForm, move_payload
+from .forms import NewTableForm, contract_choices, move_payload
 from .models import Game
 from .presenters import board_context
 from .services import Refusal
@@ -34,14 +34,14 @@ def _hand_sort(request: HttpRequest) -> str:
 
 
 def _board_response(request: HttpRequest, game_id: int, *, status: int = 200, error: Refusal | None = None,
-                    selected: tuple[str, ...] = ()) -> HttpResponse:
+                    selected: tuple[str, ...] = (), groups: dict[str, str] | None = None) -> HttpResponse:
     try:
         board = services.access_board(request.user, game_id)
     except Refusal as refusal:
         # A refused request at a table the user may not see: say why the request was refused.
         shown = error or refusal
         return render(request, "games/refused.html", {"refusal": shown}, status=shown.status)
-    context = board_context(board, _hand_sort(request), set(selected), error)
+    context = board_context(board, _hand_sort(request), set(selected), error, groups)
     template = "games/_board.html" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
 
@@ -93,8 +93,9 @@ def _after_change(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("game_detail", game_id=game_id)
 
 
-def _refused(request: HttpRequest, game_id: int, refusal: Refusal, selected: tuple[str, ...] = ()) -> HttpResponse:
-    return _board_response(request, game_id, status=refusal.status, error=refusal, selected=selected)
+def _refused(request: HttpRequest, game_id: int, refusal: Refusal, selected: tuple[str, ...] = (),
+             groups: dict[str, str] | None = None) -> HttpResponse:
+    return _board_response(request, game_id, status=refusal.status, error=refusal, selected=selected, groups=groups)
 
 
 @login_required
@@ -109,7 +110,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         version, payload = move_payload(request.POST)
         services.submit_move(request.user, game_id, version, payload)
     except Refusal as refusal:
-        return _refused(request, game_id, refusal, selected)
+        return _refused(request, game_id, refusal, selected, contract_choices(request.POST))
     return _after_change(request, game_id)
 
 

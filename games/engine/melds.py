@@ -329,8 +329,8 @@ def choose_reading(readings: list[MeldShape], declared: Mapping[Card, str], rule
         raise IllegalAction("bad_wild", f"A wild cannot stand for that here ({said}). It can be: {options}.",
                             rules.wild_rule or "0.3")
     if len(matching) > 1:
-        options = "; ".join(" ".join(show_wild(c, code) for c, code in r.wilds if c not in fixed) for r in matching)
-        raise IllegalAction("choose_wild", f"Say what each wild stands for: {options}.", "0.3")
+        options = " or ".join(" ".join(show_wild(c, code) for c, code in r.wilds if c not in fixed) for r in matching)
+        raise IllegalAction("choose_wild", f"Choose what the wild stands for: {options}.", "0.3")
     return matching[0]
 
 

@@ -115,3 +115,21 @@ def test_going_out_records_the_advances_on_the_contract_board():
     assert "4 &rarr; 5" in body or "4 → 5" in body
     assert "stays on 2" in body
     assert "Round 1 is over: " in body and "moved up a contract." in body
+
+
+def test_an_empty_group_is_refused_and_the_form_keeps_the_players_groups():
+    game = frustration_game(["5S 5H JK 7H 7H~1 7S 9C 9D 2C KS 3D", "KH QH JS"])
+    before = snapshot(game)
+    fields = {"version": game.version, "action": "lay_contract", "groups": "3",
+              "group:5S": "1", "group:5H": "1", "group:JK": "1", "group:7H": "2", "group:7H~1": "2", "group:7S": "2"}
+
+    response = login(seat_to_move(game).user).post(reverse("game_move", args=[game.pk]), fields,
+                                                   headers={"HX-Request": "true"})
+
+    body = response.content.decode()
+    assert response.status_code == 422 and 'data-error-code="wrong_contract"' in body
+    assert "Put cards in every group of your contract: group 3 is empty." in body and "(rule R10)" in body
+    assert snapshot(game) == before
+    select = body[body.index('name="group:7H~1"'):]
+    assert select[:select.index("</select>")].count(" selected") == 1
+    assert '<option value="2" selected>' in select[:select.index("</select>")]
