@@ -16,9 +16,9 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from typing import Iterable, Sequence
-
 from dataclasses import replace
+from html import escape
+from typing import Iterable, Sequence
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -264,3 +264,16 @@ def play_moves(game: Game, count: int | None = None, *, until=None, seed: str = 
         made += 1
     game.refresh_from_db()
     return made
+
+
+def assert_move_refused(game: Game, action: dict, status: int, code: str, text: str) -> str:
+    """POST ``action`` (htmx) as the seat to move and check the refusal: ``status``, the error code and
+    ``text`` on the page, and every row of the game unchanged. Returns the response body."""
+    seat = seat_to_move(game)
+    before = snapshot(game)
+    response = post_move(login(seat.user), game, action, game.version, htmx=True)
+    body = response.content.decode()
+    assert response.status_code == status, body[:1500]
+    assert f'data-error-code="{code}"' in body and escape(text) in body, body[:3000]
+    assert snapshot(game) == before
+    return body

@@ -35,3 +35,13 @@ def select_cards(page, keys) -> None:
     """Tick cards of the hand by key."""
     for key in keys:
         page.locator(f"label.hand-card:has(input[value='{key}'])").click()
+
+
+def start_against_a_computer(page, variant: str) -> Game:
+    """Open a public 2-seat ``variant`` table, give the other seat to a computer player and start."""
+    game = open_table(page, variant)
+    page.get_by_role("button", name="Add a computer player").click()
+    expect(page.locator(".waiting-seats")).to_contain_text("Computer 2")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".seats")).to_be_visible()
+    return game

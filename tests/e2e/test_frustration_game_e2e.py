@@ -5,15 +5,13 @@ lay the contract down with the group selects (R10) and discard."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.tables import UPDATE_TIMEOUT_MS, open_table, shown_version
+from tests.e2e.tables import UPDATE_TIMEOUT_MS, start_against_a_computer, shown_version
 from tests.engine.builders import frustration
 from tests.factories import current_deal, put_position
 
 pytestmark = [pytest.mark.e2e]
 
 HAND = "5S 5H JK 7H JK~1 2S 9C 9D 9S KS 7D 7C 4H"
-
-
 
 
 
@@ -26,11 +24,7 @@ def assign(page, groups) -> None:
 
 def test_a_contract_is_refused_with_its_reason_then_laid_down(new_user_page):
     ana = new_user_page("ana")
-    game = open_table(ana, "frustration")
-    ana.get_by_role("button", name="Add a computer player").click()
-    expect(ana.locator(".waiting-seats")).to_contain_text("Computer 2")
-    ana.get_by_role("button", name="Start the game").click()
-    expect(ana.locator(".seats")).to_be_visible()
+    game = start_against_a_computer(ana, "frustration")
     put_position(game, frustration([HAND, "KH QH JS 3D 3C 4S 8H 10C 10D 6S 6H AC AD"], turn=0, phase="play").deal)
     ana.reload()
 

@@ -5,13 +5,11 @@ and passes the turn."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.tables import UPDATE_TIMEOUT_MS, open_table, select_cards, shown_version, wait_for_newer_board
+from tests.e2e.tables import UPDATE_TIMEOUT_MS, start_against_a_computer, select_cards, shown_version, wait_for_newer_board
 from tests.engine.builders import wild
 from tests.factories import current_deal, put_position
 
 pytestmark = [pytest.mark.e2e]
-
-
 
 
 
@@ -24,15 +22,9 @@ def click_and_wait(page, button) -> None:
     wait_for_newer_board(page, before)
 
 
-
-
 def test_a_wild_deal_with_a_taken_discard_a_swap_and_refused_pending_discards(new_user_page):
     ana = new_user_page("ana")
-    game = open_table(ana, "wild")
-    ana.get_by_role("button", name="Add a computer player").click()
-    expect(ana.locator(".waiting-seats")).to_contain_text("Computer 2")
-    ana.get_by_role("button", name="Start the game").click()
-    expect(ana.locator(".seats")).to_be_visible()
+    game = start_against_a_computer(ana, "wild")
     put_position(game, wild(["4C 5C 6H 9S 9D", "KH QH JS 2D 3D 4S 8H"], melds=[(1, "5H AS=6H 7H")],
                             discard="2S 6C", turn=0, phase="draw").deal)
     ana.reload()

@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from games.models import Card, Deal, Game, Seat
 from tests.engine.builders import wild
-from tests.factories import (current_deal, load_state, login, make_started_game, make_user,
-                             post_move, put_position, seat_to_move, seats_of, snapshot)
+from tests.factories import (assert_move_refused, current_deal, load_state, login, make_started_game, make_user,
+                             post_move, put_position, seat_to_move, seats_of)
 
 pytestmark = pytest.mark.django_db
 
@@ -21,15 +21,6 @@ def wild_game(hands, **fields):
     return game
 
 
-def refused(game, action, status, code, text):
-    seat = seat_to_move(game)
-    before = snapshot(game)
-    response = post_move(login(seat.user), game, action, game.version, htmx=True)
-    body = response.content.decode()
-    assert response.status_code == status, body[:1500]
-    assert f'data-error-code="{code}"' in body and escape(text) in body
-    assert snapshot(game) == before
-    return body
 
 
 def test_the_lobby_form_opens_a_wild_table_without_standard_options():
@@ -58,27 +49,27 @@ def test_the_wild_help_page_is_served():
 
 def test_a_swap_with_the_wrong_card_is_refused_and_changes_nothing():
     game = wild_game(["6D 6H 8H 9S", "KH QH JS"], melds=[(1, "5H AS=6H 7H")])
-    refused(game, {"type": "swap_wild", "meld": 1, "card": "6D"}, 422, "bad_swap", "6♦ matches no wild")
+    assert_move_refused(game, {"type": "swap_wild", "meld": 1, "card": "6D"}, 422, "bad_swap", "6♦ matches no wild")
 
 
 def test_a_wild_declared_as_an_impossible_card_is_refused_and_changes_nothing():
     game = wild_game(["AC 9S 9D", "KH QH JS"], melds=[(1, "5H 6H 7H")])
-    refused(game, {"type": "lay_off", "meld": 1, "cards": ["AC"], "wilds": {"AC": "9H"}}, 422, "bad_wild",
+    assert_move_refused(game, {"type": "lay_off", "meld": 1, "cards": ["AC"], "wilds": {"AC": "9H"}}, 422, "bad_wild",
             "A wild cannot stand for that here")
 
 
 def test_an_undeclared_wild_with_two_readings_offers_exactly_the_legal_readings():
     game = wild_game(["AC 9S 9D", "KH QH JS"], melds=[(1, "5H 6H 7H")])
-    body = refused(game, {"type": "lay_off", "meld": 1, "cards": ["AC"]}, 422, "choose_wild", "Choose what the wild stands for")
+    body = assert_move_refused(game, {"type": "lay_off", "meld": 1, "cards": ["AC"]}, 422, "choose_wild", "Choose what the wild stands for")
     assert 'name="reading" value="1/AC=4H"' in body and 'name="reading" value="1/AC=8H"' in body
     assert body.count('name="reading"') == 2
 
 
 def test_a_discard_with_a_pending_card_is_refused_and_changes_nothing():
     game = wild_game(["AS 6H 8S", "KH QH JS"], melds=[(1, "4H 5H 7H AD=6H")], pending="AS")
-    body = refused(game, {"type": "discard", "card": "8S"}, 422, "pending", "Play A♠ first")
+    body = assert_move_refused(game, {"type": "discard", "card": "8S"}, 422, "pending", "Play A♠ first")
     assert 'aria-label="Pending cards"' in body
-    refused(game, {"type": "discard", "card": "AS"}, 422, "pending", "A♠ is pending")
+    assert_move_refused(game, {"type": "discard", "card": "AS"}, 422, "pending", "A♠ is pending")
 
 
 def test_a_swap_then_a_lay_off_through_http_store_what_the_wilds_stand_for():
