@@ -1,18 +1,20 @@
-"""Admin for game rows: tables, seats, deals and the move log (read only for deals and moves).
+"""Admin for moderators: games, seats, deals, the move log, reports and the audit trail.
 
-Shuffle seeds are never shown: from a seed the stock order of every deal follows.
+Game rows are read only here: they change only through the moderation actions, each of which asks
+for a reason and calls ``games.moderation``. Shuffle seeds are never shown (from a seed the stock
+order of every deal follows); a moderator with ``games.inspect_hidden_state`` can see the hands
+and the stock through the audited hidden-state page.
 """
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
 
-from .models import Deal, Game, Move, Seat
-
-
-class SeatInline(admin.TabularInline):
-    model = Seat
-    extra = 0
-    fields = ("position", "user", "bot_level", "total", "place")
-    readonly_fields = fields
-    can_delete = False
+from . import moderation
+from .admin_actions import ModerationAdminMixin, ReasonForm, reason_action
+from .models import AuditEntry, Deal, Game, Move, Report, Seat
+from .services import Refusal
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -28,28 +30,150 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("position", "user", "bot_level", "former_user", "total", "place")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "variant", "status", "players", "is_private", "created_by", "created_at", "version")
-    list_filter = ("variant", "status", "is_private")
-    search_fields = ("id", "seats__user__username", "created_by__username")
+class GameAdmin(ModerationAdminMixin, ReadOnlyAdmin):
+    list_display = ("id", "variant", "status", "players", "player_names", "is_private", "created_by", "created_at",
+                    "version")
+    list_filter = ("status", "variant", "is_private", "created_at")
+    search_fields = ("=id", "seats__user__username", "seats__former_user__username", "created_by__username")
     exclude = ("seed",)
-    readonly_fields = ("variant", "options", "players", "version", "invite_code", "created_by",
-                       "created_at", "started_at", "finished_at")
+    readonly_fields = ("hidden_state_link",)
+    date_hierarchy = "created_at"
     inlines = [SeatInline]
+    actions = ["abort", "void", "resend_turn"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("created_by").prefetch_related("seats__user")
+
+    @admin.display(description="Seats")
+    def player_names(self, game):
+        return ", ".join(seat.name for seat in game.seats.all())
+
+    @admin.display(description="Hidden state")
+    def hidden_state_link(self, game):
+        return format_html('<a href="{}">Inspect hands and stock (audited)</a>',
+                           reverse("admin:games_game_hidden_state", args=[game.pk]))
+
+    abort = reason_action(description="Abort selected games", permission="moderate", done="Aborted {count} game(s).",
+                          service=lambda user, game, reason: moderation.abort_game(user, game.pk, reason))
+    void = reason_action(description="Void selected finished games", permission="moderate",
+                         done="Voided {count} game(s).",
+                         service=lambda user, game, reason: moderation.void_game(user, game.pk, reason))
+    resend_turn = reason_action(description="Re-send the turn notification", permission="moderate",
+                                done="Re-sent the notification of {count} game(s).",
+                                service=lambda user, game, reason: moderation.resend_turn_notification(
+                                    user, game.pk, reason))
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.hidden_state_view)
+        return [path("<int:game_id>/hidden-state/", view, name="games_game_hidden_state"), *super().get_urls()]
+
+    def hidden_state_view(self, request, game_id: int):
+        """Ask for a reason, then (POST) show every hand and the stock order; each showing is audited."""
+        if not request.user.has_perm(moderation.INSPECT_HIDDEN_STATE):
+            raise PermissionDenied
+        game = Game.objects.filter(pk=game_id).first()
+        form = ReasonForm(request.POST if request.method == "POST" else None)
+        context = {**self.admin_site.each_context(request), "opts": Game._meta, "game": game, "form": form,
+                   "title": f"Hidden state of {game or 'a missing game'}"}
+        status = 200
+        if form.is_valid():
+            try:
+                context["hidden"] = moderation.inspect_hidden_state(request.user, game_id, form.cleaned_data["reason"])
+            except Refusal as refusal:
+                context["refusal"], status = refusal, refusal.status
+        return TemplateResponse(request, "admin/moderation/hidden_state.html", context, status=status)
+
+
+@admin.register(Seat)
+class SeatAdmin(ModerationAdminMixin, ReadOnlyAdmin):
+    list_display = ("game", "position", "user", "bot_level", "former_user", "total", "place", "game_status")
+    list_filter = ("game__status", "bot_level", "game__variant")
+    search_fields = ("=game__id", "user__username", "former_user__username")
+    list_select_related = ("game", "user", "former_user")
+    actions = ["replace_with_computer", "remove_player"]
+
+    @admin.display(description="Game status", ordering="game__status")
+    def game_status(self, seat):
+        return seat.game.get_status_display()
+
+    replace_with_computer = reason_action(
+        description="Replace with a computer player", permission="moderate",
+        done="A computer player took {count} seat(s).",
+        service=lambda user, seat, reason: moderation.hand_seat_to_computer(user, seat.game_id, seat.position, reason))
+    remove_player = reason_action(
+        description="Remove the player from the game", permission="moderate", done="Removed {count} player(s).",
+        service=lambda user, seat, reason: moderation.remove_player(user, seat.game_id, seat.position, reason))
 
 
 @admin.register(Deal)
 class DealAdmin(ReadOnlyAdmin):
     exclude = ("seed",)
-    list_display = ("game", "number", "dealer", "turn", "phase", "rebuilds", "ended_at")
-    list_filter = ("phase",)
-    search_fields = ("game__id",)
+    list_display = ("game", "number", "dealer", "turn", "phase", "rebuilds", "started_at", "ended_at")
+    list_filter = ("phase", "game__variant")
+    search_fields = ("=game__id",)
+    list_select_related = ("game",)
 
 
 @admin.register(Move)
 class MoveAdmin(ReadOnlyAdmin):
     list_display = ("game", "ply", "deal_number", "seat", "actor", "action", "created_at")
-    list_filter = ("actor",)
-    search_fields = ("game__id",)
+    list_filter = ("actor", "game__variant")
+    search_fields = ("=game__id", "seat__user__username")
     list_select_related = ("game", "seat__user")
+
+
+@admin.register(Report)
+class ReportAdmin(ModerationAdminMixin, admin.ModelAdmin):
+    """The report queue: newest first, filtered by status; closed only through the two actions."""
+
+    list_display = ("id", "created_at", "status", "reporter", "reported_user", "game", "short_reason", "handled_by")
+    list_filter = ("status", "created_at")
+    search_fields = ("reason", "reporter__username", "reported_user__username", "=game__id")
+    list_select_related = ("reporter", "reported_user", "game", "handled_by")
+    readonly_fields = ("reporter", "game", "reported_user", "reason", "status", "created_at", "handled_by",
+                       "handled_at", "note")
+    actions = ["resolve", "dismiss"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="Reason")
+    def short_reason(self, report):
+        return report.reason if len(report.reason) <= 80 else report.reason[:79] + "\u2026"
+
+    resolve = reason_action(description="Resolve selected reports", permission="change",
+                            done="Resolved {count} report(s).",
+                            service=lambda user, report, reason: moderation.resolve_report(user, report.pk, reason))
+    dismiss = reason_action(description="Dismiss selected reports", permission="change",
+                            done="Dismissed {count} report(s).",
+                            service=lambda user, report, reason: moderation.dismiss_report(user, report.pk, reason))
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    """Every moderator action and hidden-state inspection: who, what, when, why. Never editable."""
+
+    list_display = ("created_at", "actor", "action", "game", "target_user", "reason")
+    list_filter = ("action", "created_at")
+    search_fields = ("reason", "actor__username", "target_user__username", "=game__id")
+    list_select_related = ("actor", "game", "target_user")
+    date_hierarchy = "created_at"
+    actions = None

@@ -43,6 +43,13 @@ class NewTableForm(forms.Form):
                 "options": options}
 
 
+class ReportForm(forms.Form):
+    """A player's report: ``about`` is the reported player's user id, or blank for the game itself."""
+
+    about = forms.IntegerField(required=False, min_value=1)
+    reason = forms.CharField(max_length=1000, strip=True)
+
+
 def _declared_wilds(text: str) -> dict[str, str]:
     """``"7D=9C,2S=8H"`` -> ``{"7D": "9C", "2S": "8H"}``. Raises Refusal 400 when malformed."""
     wilds = {}

@@ -1,7 +1,7 @@
 """Game URLs: lobby, tables, the board fragment and moves."""
 from django.urls import path
 
-from . import views
+from . import moderation_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -13,6 +13,8 @@ urlpatterns = [
     path("games/<int:game_id>/computer", views.game_add_computer, name="game_add_computer"),
     path("games/<int:game_id>/seats/<int:position>/free", views.game_free_seat, name="game_free_seat"),
     path("games/<int:game_id>/start", views.game_start, name="game_start"),
+    path("games/<int:game_id>/leave", moderation_views.game_leave, name="game_leave"),
+    path("games/<int:game_id>/report", moderation_views.game_report, name="game_report"),
     path("join/<str:code>", views.join_by_code, name="join_by_code"),
     path("help/standard-rummy", views.help_standard, name="help_standard"),
     path("help/wild-rummy", views.help_wild, name="help_wild"),

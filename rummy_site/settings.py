@@ -185,6 +185,8 @@ ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 
 # Game moves are rate limited per user with django-ratelimit by the games views.
 RUMMY_MOVE_RATE = os.environ.get("RUMMY_MOVE_RATE", "120/m")
+# Players' reports of other players or games, per user.
+RUMMY_REPORT_RATE = os.environ.get("RUMMY_REPORT_RATE", "5/h")
 
 # E-mail: console in development, SMTP when EMAIL_HOST is set.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")

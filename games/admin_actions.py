@@ -1,0 +1,72 @@
+"""Admin actions that ask for a reason first: the changelist action shows a form (the selected rows
+and a reason), and only its "apply" submit calls the moderation service once per selected row.
+
+A refused row (``services.Refusal``) is reported as an error message and the others still go ahead.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.template.response import TemplateResponse
+
+from .moderation import REASON_MAX_LENGTH
+from .services import Refusal
+
+APPLY = "apply"
+
+
+class ReasonForm(forms.Form):
+    """The reason a moderator gives for an action (required, at most 1000 characters)."""
+
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=REASON_MAX_LENGTH,
+                             help_text="Written to the audit log with your name and the time.")
+
+
+class ModerationAdminMixin:
+    """ModelAdmin permission hooks for ``allowed_permissions``: ``moderate`` (games.moderate_game),
+    ``suspend`` (accounts.suspend_user)."""
+
+    def has_moderate_permission(self, request) -> bool:
+        return request.user.has_perm("games.moderate_game")
+
+    def has_suspend_permission(self, request) -> bool:
+        return request.user.has_perm("accounts.suspend_user")
+
+
+def reason_action(*, description: str, permission: str, done: str,
+                  service: Callable) -> Callable:
+    """An admin action ``description`` (needing ModelAdmin permission hook ``permission``) that asks
+    for a reason, then calls ``service(request.user, row, reason)`` for each selected row.
+
+    ``done`` is the success message with ``{count}``, e.g. ``"Aborted {count} game(s)."``.
+    """
+
+    def action(modeladmin, request, queryset):
+        form = ReasonForm(request.POST if APPLY in request.POST else None)
+        if form.is_valid():
+            count = 0
+            for row in queryset:
+                try:
+                    service(request.user, row, form.cleaned_data["reason"])
+                    count += 1
+                except Refusal as refusal:
+                    modeladmin.message_user(request, f"{row}: {refusal.message}", messages.ERROR)
+            if count:
+                modeladmin.message_user(request, done.format(count=count), messages.SUCCESS)
+            return None
+        context = {
+            **modeladmin.admin_site.each_context(request),
+            "title": description,
+            "opts": modeladmin.model._meta,
+            "rows": queryset,
+            "form": form,
+            "action_name": request.POST.get("action", ""),
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "apply": APPLY,
+        }
+        return TemplateResponse(request, "admin/moderation/reason_form.html", context)
+
+    return admin.action(description=description, permissions=[permission])(action)
