@@ -1,0 +1,80 @@
+"""Moderation in a real browser: a moderator suspends a player from the admin, with a reason, and
+that player's open game page loses its sign-in, their next move is refused with the game unchanged,
+a computer player has their seat, and they cannot log in again."""
+import re
+
+import pytest
+from django.contrib.auth.models import Group
+from playwright.sync_api import expect
+
+from games.models import AuditEntry, Game, Move, Seat
+from tests.e2e.conftest import E2E_PASSWORD
+from tests.e2e.tables import UPDATE_TIMEOUT_MS
+from tests.factories import make_started_game, move_fields, play_moves, seat_to_move, snapshot
+
+pytestmark = [pytest.mark.e2e]
+
+REASON = "Abusive messages to other players."
+
+
+def test_moderator_suspends_a_player_whose_next_move_is_refused(new_user_page, browser_context, log_in,
+                                                                 django_user_model, monkeypatch):
+    eve_page, finn_page = new_user_page("eve"), new_user_page("finn")
+    eve, finn = django_user_model.objects.get(username="eve"), django_user_model.objects.get(username="finn")
+    # The table is set up by the services in this process, where Playwright's event loop runs:
+    # no page shows it yet, so its change events are not sent (the server sends its own).
+    monkeypatch.setattr("games.notify.game_changed", lambda game_id, version: None)
+    game = make_started_game(players=3, humans=[eve, finn], seed="e2e-suspend")
+    play_moves(game, until=lambda g: seat_to_move(g).user_id == eve.pk)
+
+    moderator = django_user_model.objects.create_user(username="mia", email="mia@example.com", password=E2E_PASSWORD,
+                                                      is_staff=True)
+    moderator.groups.add(Group.objects.get(name="Moderators"))
+    mod_page = browser_context().new_page()
+    log_in(mod_page, "mia", E2E_PASSWORD)
+
+    eve_page.goto(f"/games/{game.pk}/")
+    expect(eve_page.locator(".turn-banner-you")).to_contain_text("Your turn")
+    csrf_token = eve_page.locator("#play input[name=csrfmiddlewaretoken]").input_value()
+
+    # The moderator finds Eve in the admin's user list and suspends her, giving a reason.
+    mod_page.goto("/admin/accounts/user/?q=eve")
+    row = mod_page.locator("#result_list tr", has=mod_page.get_by_role("link", name="eve", exact=True))
+    row.locator("input[name=_selected_action]").check()
+    mod_page.locator("select[name=action]").select_option("suspend")
+    mod_page.get_by_role("button", name="Go").click()
+    expect(mod_page.locator("form.moderation-reason")).to_contain_text("eve")
+    mod_page.locator("textarea[name=reason]").fill(REASON)
+    mod_page.get_by_role("button", name="Confirm").click()
+    expect(mod_page.locator(".messagelist")).to_contain_text("Suspended 1 user(s).")
+
+    eve.refresh_from_db()
+    assert not eve.is_active
+    seat = Seat.objects.get(game=game, former_user=eve)
+    assert seat.is_bot
+    entry = AuditEntry.objects.get(action="suspend_user", game=None)
+    assert (entry.actor_id, entry.target_user_id, entry.reason) == (moderator.pk, eve.pk, REASON)
+
+    # Eve's open game page learns of the change and finds it has lost its sign-in.
+    expect(eve_page).to_have_url(re.compile(r"/accounts/login/\?next="), timeout=UPDATE_TIMEOUT_MS)
+
+    # Her next move, sent from her browser with her session and CSRF token, is refused.
+    game.refresh_from_db()
+    before = snapshot(game)
+    response = eve_page.request.post(f"/games/{game.pk}/move", form=move_fields({"type": "draw_stock"}, game.version),
+                                     headers={"X-CSRFToken": csrf_token}, max_redirects=0)
+    assert response.status == 302 and "/accounts/login/" in response.headers["location"]
+    assert snapshot(game) == before
+    assert not Move.objects.filter(game=game, seat__user=eve).exists()
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+
+    # She cannot log in again while suspended.
+    form = eve_page.locator("main form")
+    form.locator("input[name=login]").fill("eve")
+    form.locator("input[name=password]").fill(E2E_PASSWORD)
+    form.get_by_role("button", name=re.compile("sign in", re.I)).click()
+    expect(eve_page.locator("main")).to_contain_text("This account is inactive.")
+
+    # Finn plays on against the computer that took Eve's seat.
+    finn_page.goto(f"/games/{game.pk}/")
+    expect(finn_page.locator(".seats")).to_contain_text("Computer 1")
