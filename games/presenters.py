@@ -255,7 +255,8 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
     if view is None:
         context["title"] = f"{game} \u2014 waiting for players"
         return context
-    legal = view.legal_actions
+    # A game a moderator aborted or voided offers no moves, whatever its last position allowed.
+    legal = view.legal_actions if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED) else []
     lay_off_melds = {action.meld for action in legal if isinstance(action, LayOff)}
     discardable = {action.card for action in legal if isinstance(action, Discard)}
     order = sort_by_rank if hand_sort == "rank" else sort_by_suit

@@ -1,11 +1,13 @@
 """The player's side of moderation over HTTP: "Leave game" (confirm, then a computer player takes
 the seat and keeps the cards) and the report form (rate limited)."""
 import pytest
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.urls import reverse
 
+from games import moderation
 from games.models import AuditEntry, Report, Seat
 from tests.factories import hand_keys, login, make_started_game, make_user, seat_to_move, seats_of, snapshot
+from tests.moderators import make_moderator
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +46,6 @@ def test_leave_asks_to_confirm_then_a_computer_takes_the_seat():
 def test_leave_needs_a_post_with_csrf():
     game = make_started_game(players=2, seed="leave-csrf")
     seat = seats_of(game)[0]
-    from django.test import Client
     client = Client(enforce_csrf_checks=True)
     client.force_login(seat.user)
     assert client.post(reverse("game_leave", args=[game.pk])).status_code == 403
@@ -88,9 +89,18 @@ def test_reports_are_rate_limited_per_user():
 
 def test_anonymous_users_cannot_leave_or_report():
     game = make_started_game(players=2, seed="anon")
-    from django.test import Client
     client = Client()
     for url in (reverse("game_leave", args=[game.pk]), reverse("game_report", args=[game.pk])):
         response = client.post(url, {"reason": "x"})
         assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     assert not Report.objects.exists() and not Seat.objects.filter(bot_level="simple").exists()
+
+
+def test_an_aborted_game_offers_no_moves():
+    game = make_started_game(players=2, humans=1, seed="aborted-page")
+    player = seats_of(game)[0].user
+    assert "Your turn" in login(player).get(reverse("game_detail", args=[game.pk])).content.decode()
+    moderation.abort_game(make_moderator(), game.pk, "Broken table.")
+    body = login(player).get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert "Aborted" in body and "Your turn" not in body and 'value="draw_stock"' not in body
+    assert reverse("game_leave", args=[game.pk]) not in body

@@ -3,14 +3,13 @@ written) for an ordinary player, writes one audit row, and the one seat-to-compu
 the seat's cards and lets the computer play on."""
 import pytest
 from django.contrib.auth.models import Group
-from django.db import transaction
 
 from accounts.models import Suspension
-from games import moderation
+from games import moderation, services
 from games.models import AuditEntry, Game, Move, Report, Seat
 from games.services import Refusal
 from tests.factories import (
-    hand_keys, make_started_game, make_table, make_user, play_moves, seat_to_move, seats_of, snapshot,
+    hand_keys, load_state, make_started_game, make_table, make_user, play_moves, seat_to_move, seats_of, snapshot,
 )
 from tests.moderators import make_moderator
 
@@ -44,15 +43,13 @@ def test_abort_game_in_play():
     game = make_started_game(players=2, humans=1, seed="abort")
     moderator = make_moderator()
     before_version = game.version
-    with transaction.atomic():
-        moderation.abort_game(moderator, game.pk, REASON)
+    moderation.abort_game(moderator, game.pk, REASON)
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED and game.version == before_version + 1
     entry = AuditEntry.objects.get()
     assert (entry.actor, entry.action, entry.reason, entry.game) == (moderator, "abort_game", REASON, game)
     # An aborted game cannot be aborted again, and its player's move is refused.
     assert refusal_of(moderation.abort_game, moderator, game.pk, REASON).status == 409
-    from games import services
     mover = seat_to_move(game)
     assert refusal_of(services.submit_move, mover.user, game.pk, game.version, {"type": "draw_stock"}).status == 409
 
@@ -128,7 +125,6 @@ def test_remove_player_in_play_and_at_a_waiting_table():
 
     table = make_table(players=3)
     guest = make_user()
-    from games import services
     services.join_table(guest, table.pk)
     moderation.remove_player(moderator, table.pk, 1, REASON)
     assert not table.seats.filter(user=guest).exists()
@@ -159,7 +155,6 @@ def test_inspect_hidden_state_shows_every_hand_and_the_stock_and_is_audited():
     assert [name for name, _ in hidden.hands] == [s.name for s in seats]
     for (_, hand), seat in zip(hidden.hands, seats):
         assert {c.key for c in hand} == hand_keys(game, seat)
-    from tests.factories import load_state
     state = load_state(game)
     assert [c.key for c in hidden.stock] == [c.key for c in reversed(state.deal.stock)]
     entry = AuditEntry.objects.get()
@@ -172,7 +167,6 @@ def test_suspend_hands_every_seat_to_a_computer_and_unsuspend_restores_the_accou
     playing = make_started_game(players=2, humans=[ana, "ben"], seed="suspend")
     own_table = make_table(ana, players=2)
     other_table = make_table(players=3)
-    from games import services
     services.join_table(ana, other_table.pk)
 
     suspension = moderation.suspend_user(moderator, ana.pk, REASON)
