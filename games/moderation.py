@@ -81,7 +81,8 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
     (``REMOVE_PLAYER``), both needing ``games.moderate_game``; a suspension (``SUSPEND_USER``,
     needing ``accounts.suspend_user``); and a player leaving (``LEAVE_GAME``, only their own seat).
     Writes an audit row, bumps the version (the event goes after commit), then lets computer
-    players move until a person is to move.
+    players move until a person is to move. When no person is left at the table the game is
+    aborted instead (the audit row says so).
 
     Raises Refusal 403 (not allowed), 404 (no such game or seat), 409 (the game is not in play,
     or a computer already holds the seat), 400 (no reason).
@@ -104,7 +105,12 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
         person = seat.user
         seat.former_user, seat.user, seat.bot_level = person, None, Seat.BotLevel.SIMPLE
         seat.save(update_fields=["former_user", "user", "bot_level"])
-        _audit(acting_user, action, reason, game=game, target_user=person, position=position)
+        details = {"position": position}
+        if not game.seats.filter(user__isnull=False).exists():
+            # Nobody is left to play for: computers alone would only play the game out.
+            game.status, game.finished_at = Game.Status.ABORTED, timezone.now()
+            details["aborted"] = "no people left at the table"
+        _audit(acting_user, action, reason, game=game, target_user=person, **details)
         _bump(game)
     services.play_computer_turns(game_id)
     return seat

@@ -183,7 +183,7 @@ def test_remove_player_dismiss_and_void_through_the_admin(scene):
     scene["report"].refresh_from_db()
     assert scene["report"].status == Report.Status.DISMISSED
 
-    finished = make_started_game(players=2, humans=1, seed="admin-void")
+    finished = make_started_game(players=2, humans=1, seed="admin-void", options={"target": 1})
     play_moves(finished)
     confirm(client, reverse("admin:games_game_changelist"),
             {"action": "void", helpers.ACTION_CHECKBOX_NAME: [str(finished.pk)], "apply": "Confirm", "reason": REASON})

@@ -64,7 +64,7 @@ def test_abort_sends_the_change_event_after_commit(django_capture_on_commit_call
 
 
 def test_void_only_a_finished_game():
-    game = make_started_game(players=2, humans=1, seed="void")
+    game = make_started_game(players=2, humans=1, seed="void", options={"target": 1})
     moderator = make_moderator()
     assert refusal_of(moderation.void_game, moderator, game.pk, REASON).code == "not_finished"
     play_moves(game)
@@ -293,3 +293,14 @@ def test_audit_entries_are_never_changed_or_deleted():
     with pytest.raises(PermissionError):
         AuditEntry.objects.all().delete()
     assert AuditEntry.objects.get().reason == REASON
+
+
+def test_a_game_left_with_no_people_is_aborted_not_played_out():
+    game = make_started_game(players=2, humans=1, seed="last-person")
+    person = seats_of(game)[0].user
+    moves = Move.objects.filter(game=game).count()
+    moderation.leave_game(person, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    assert Move.objects.filter(game=game).count() == moves
+    assert AuditEntry.objects.get().details == {"position": 0, "aborted": "no people left at the table"}
