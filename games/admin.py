@@ -7,6 +7,7 @@ and the stock through the audited hidden-state page.
 """
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.db.models import Max
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -47,17 +48,25 @@ class SeatInline(admin.TabularInline):
 @admin.register(Game)
 class GameAdmin(ModerationAdminMixin, ReadOnlyAdmin):
     list_display = ("id", "variant", "status", "players", "player_names", "is_private", "created_by", "created_at",
-                    "version")
+                    "last_move_at", "version")
     list_filter = ("status", "variant", "is_private", "created_at")
     search_fields = ("=id", "seats__user__username", "seats__former_user__username", "created_by__username")
     exclude = ("seed",)
-    readonly_fields = ("hidden_state_link",)
     date_hierarchy = "created_at"
     inlines = [SeatInline]
     actions = ["abort", "void", "resend_turn"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("created_by").prefetch_related("seats__user")
+        return (super().get_queryset(request).select_related("created_by").prefetch_related("seats__user")
+                .annotate(last_move_at=Max("moves__created_at")))
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("hidden_state_link",) if request.user.has_perm(moderation.INSPECT_HIDDEN_STATE) else ()
+
+    @admin.display(description="Last move", ordering="last_move_at")
+    def last_move_at(self, game):
+        """When the latest move was made: a game in play with an old last move looks stuck."""
+        return game.last_move_at
 
     @admin.display(description="Seats")
     def player_names(self, game):

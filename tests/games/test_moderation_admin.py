@@ -3,6 +3,7 @@ reason first) and inspect hidden state; anonymous users, ordinary players and st
 Moderators group reach none of the moderation pages, and their action posts change nothing."""
 import pytest
 from django.contrib.admin import helpers
+from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from accounts.models import Suspension
@@ -245,3 +246,28 @@ def test_moderator_cannot_edit_users_or_games(scene):
     assert not scene["first"].is_superuser
     game_url = reverse("admin:games_game_change", args=[scene["game"].pk])
     assert client.post(game_url, {"status": "finished"}).status_code == 403
+
+
+def test_game_list_searches_by_player_and_shows_the_last_move(scene):
+    client = login(scene["moderator"])
+    other = make_started_game(players=2, humans=["zoe"], seed="admin-search")
+    response = client.get(reverse("admin:games_game_changelist"), {"q": scene["first"].username})
+    rows = response.context["cl"].result_list
+    assert [game.pk for game in rows] == [scene["game"].pk]
+    last_move = Move.objects.filter(game=scene["game"]).order_by("-created_at").first().created_at
+    assert rows[0].last_move_at == last_move
+    response = client.get(reverse("admin:games_game_changelist"), {"q": "zoe"})
+    assert [game.pk for game in response.context["cl"].result_list] == [other.pk]
+
+
+def test_hidden_state_link_only_for_those_who_may_inspect(scene):
+    url = reverse("admin:games_game_change", args=[scene["game"].pk])
+    hidden_url = reverse("admin:games_game_hidden_state", args=[scene["game"].pk])
+    assert hidden_url in login(scene["moderator"]).get(url).content.decode()
+    viewer = make_user("viewer")
+    viewer.is_staff = True
+    viewer.save()
+    viewer.user_permissions.add(Permission.objects.get(codename="view_game"))
+    page = login(viewer).get(url)
+    assert page.status_code == 200 and hidden_url not in page.content.decode()
+    assert login(viewer).get(hidden_url).status_code == 403
