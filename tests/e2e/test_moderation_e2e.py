@@ -4,13 +4,13 @@ a computer player has their seat, and they cannot log in again."""
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
 from games.models import AuditEntry, Game, Move, Seat
 from tests.e2e.conftest import E2E_PASSWORD
 from tests.e2e.tables import UPDATE_TIMEOUT_MS
 from tests.factories import make_started_game, move_fields, play_moves, seat_to_move, snapshot
+from tests.moderators import moderators_group
 
 pytestmark = [pytest.mark.e2e]
 
@@ -29,7 +29,7 @@ def test_moderator_suspends_a_player_whose_next_move_is_refused(new_user_page, b
 
     moderator = django_user_model.objects.create_user(username="mia", email="mia@example.com", password=E2E_PASSWORD,
                                                       is_staff=True)
-    moderator.groups.add(Group.objects.get(name="Moderators"))
+    moderator.groups.add(moderators_group())
     mod_page = browser_context().new_page()
     log_in(mod_page, "mia", E2E_PASSWORD)
 

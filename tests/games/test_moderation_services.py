@@ -2,7 +2,6 @@
 written) for an ordinary player, writes one audit row, and the one seat-to-computer handover keeps
 the seat's cards and lets the computer play on."""
 import pytest
-from django.contrib.auth.models import Group
 
 from accounts.models import Suspension
 from games import moderation, services
@@ -11,7 +10,7 @@ from games.services import Refusal
 from tests.factories import (
     hand_keys, load_state, make_started_game, make_table, make_user, play_moves, seat_to_move, seats_of, snapshot,
 )
-from tests.moderators import make_moderator
+from tests.moderators import make_moderator, moderators_group
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +24,7 @@ def refusal_of(call, *args) -> Refusal:
 
 
 def test_moderators_group_has_exactly_the_moderation_permissions():
-    codenames = set(Group.objects.get(name="Moderators").permissions.values_list(
+    codenames = set(moderators_group().permissions.values_list(
         "content_type__app_label", "codename"))
     assert codenames == {
         ("games", "view_game"), ("games", "view_seat"), ("games", "view_deal"), ("games", "view_move"),
