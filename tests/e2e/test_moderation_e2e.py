@@ -1,12 +1,13 @@
 """Moderation in a real browser: a moderator suspends a player from the admin, with a reason, and
 that player's open game page loses its sign-in, their next move is refused with the game unchanged,
-a computer player has their seat, and they cannot log in again."""
+a computer player has their seat, and they cannot log in again; a player reports another from the
+game page and leaves the game (after confirming), and a computer player takes the seat."""
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-from games.models import AuditEntry, Game, Move, Seat
+from games.models import AuditEntry, Game, Move, Report, Seat
 from tests.e2e.conftest import E2E_PASSWORD
 from tests.e2e.tables import UPDATE_TIMEOUT_MS
 from tests.factories import make_started_game, move_fields, play_moves, seat_to_move, snapshot
@@ -78,3 +79,31 @@ def test_moderator_suspends_a_player_whose_next_move_is_refused(new_user_page, b
     # Finn plays on against the computer that took Eve's seat.
     finn_page.goto(f"/games/{game.pk}/")
     expect(finn_page.locator(".seats")).to_contain_text("Computer 1")
+
+
+def test_player_reports_another_player_then_leaves_the_game(new_user_page, django_user_model, monkeypatch):
+    ana_page, ben_page = new_user_page("ana"), new_user_page("ben")
+    ana, ben = django_user_model.objects.get(username="ana"), django_user_model.objects.get(username="ben")
+    monkeypatch.setattr("games.notify.game_changed", lambda game_id, version: None)
+    game = make_started_game(players=3, humans=[ana, ben], seed="e2e-leave")
+    monkeypatch.undo()
+
+    ana_page.goto(f"/games/{game.pk}/")
+    ana_page.get_by_text("Report a player or this game").click()
+    report = ana_page.locator("form.report-form")
+    report.locator("select[name=about]").select_option(label="ben")
+    report.locator("textarea[name=reason]").fill("Keeps stalling on purpose.")
+    report.get_by_role("button", name="Send report").click()
+    expect(ana_page.locator("#messages")).to_contain_text("a moderator will look at your report")
+    assert Report.objects.get().reported_user == ben
+
+    ben_page.goto(f"/games/{game.pk}/")
+    ana_page.get_by_test_id("leave-game").click()
+    expect(ana_page.locator("main")).to_contain_text("A computer player will take your seat")
+    ana_page.get_by_role("button", name="Yes, leave the game").click()
+    expect(ana_page).to_have_url(re.compile(r"^http://[^/]+/$"))
+    expect(ana_page.locator("#messages")).to_contain_text("a computer player has taken your seat")
+    seat = Seat.objects.get(game=game, position=0)
+    assert seat.is_bot and seat.former_user == ana
+    # Ben's open page hears of it and shows the computer in Ana's place.
+    expect(ben_page.locator(".seats")).to_contain_text("Computer 1", timeout=UPDATE_TIMEOUT_MS)
