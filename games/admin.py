@@ -47,8 +47,7 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(ModerationAdminMixin, ReadOnlyAdmin):
-    list_display = ("id", "variant", "status", "players", "player_names", "is_private", "created_by", "created_at",
-                    "last_move_at", "version")
+    list_display = ("id", "variant", "status", "player_names", "is_private", "created_at", "last_move_at", "version")
     list_filter = ("status", "variant", "is_private", "created_at")
     search_fields = ("=id", "seats__user__username", "seats__former_user__username", "created_by__username")
     exclude = ("seed",)
