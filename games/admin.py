@@ -163,6 +163,11 @@ class ReportAdmin(ModerationAdminMixin, admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The report's page shows it; it changes only through the resolve and dismiss actions."""
+        hidden = {"show_save": False, "show_save_and_continue": False, "show_save_and_add_another": False}
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **hidden})
+
     @admin.display(description="Reason")
     def short_reason(self, report):
         return report.reason if len(report.reason) <= 80 else report.reason[:79] + "\u2026"

@@ -271,3 +271,14 @@ def test_hidden_state_link_only_for_those_who_may_inspect(scene):
     page = login(viewer).get(url)
     assert page.status_code == 200 and hidden_url not in page.content.decode()
     assert login(viewer).get(hidden_url).status_code == 403
+
+
+def test_a_report_changes_only_through_its_actions(scene):
+    client = login(scene["moderator"])
+    report = scene["report"]
+    url = reverse("admin:games_report_change", args=[report.pk])
+    page = client.get(url).content.decode()
+    assert "Stalling." in page and 'name="_save"' not in page
+    client.post(url, {"status": "dismissed", "note": "Edited.", "_save": "Save"})
+    report.refresh_from_db()
+    assert (report.status, report.note) == ("open", "")
