@@ -7,11 +7,6 @@ from django.db import models
 class User(AbstractUser):
     """A site user. Custom from the first migration so fields can be added later without pain."""
 
-    @property
-    def active_suspension(self):
-        """The suspension in force (a ``Suspension`` not yet lifted), or None."""
-        return self.suspensions.filter(lifted_at=None).first()
-
 
 class Suspension(models.Model):
     """A moderator's suspension of a user: while it is in force (``lifted_at`` empty) the user is

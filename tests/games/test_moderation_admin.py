@@ -156,7 +156,7 @@ def test_moderator_carries_out_every_action_through_the_admin(scene):
 
     confirm(client, *posts["suspend"])
     second.refresh_from_db()
-    assert not second.is_active and second.active_suspension.reason == REASON
+    assert not second.is_active and Suspension.objects.get(user=second, lifted_at=None).reason == REASON
     confirm(client, *posts["unsuspend"])
     second.refresh_from_db()
     assert second.is_active

@@ -184,7 +184,7 @@ def test_suspend_hands_every_seat_to_a_computer_and_unsuspend_restores_the_accou
     ana.refresh_from_db()
     suspension.refresh_from_db()
     assert ana.is_active and suspension.lifted_by == moderator and suspension.lift_reason == "Apologised."
-    assert ana.active_suspension is None
+    assert not Suspension.objects.filter(user=ana, lifted_at=None).exists()
     assert refusal_of(moderation.unsuspend_user, moderator, ana.pk, REASON).code == "not_suspended"
 
 
