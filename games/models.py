@@ -138,7 +138,8 @@ class Deal(models.Model):
     ``wild_rank`` is the rank whose cards are wild in this deal (``"A"``..``"K"``, W3), blank when
     the variant has none; ``pending`` the keys of the cards the player to move must play before
     discarding (W6); ``laid_down`` one boolean per seat position, whether it laid its contract this
-    round (Frustration, R10), empty in other variants. ``result`` keeps, for Frustration, who laid
+    round (Frustration, R10), empty in other variants. ``commitment`` is the SHA-256 published when
+    the deal is dealt (``engine.commitment``); ``seed`` stays secret until the deal ends. ``result`` keeps, for Frustration, who laid
     down and who advanced: the contract board's history (R15).
     """
 
@@ -146,6 +147,7 @@ class Deal(models.Model):
     number = models.PositiveSmallIntegerField()
     dealer = models.PositiveSmallIntegerField()
     seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64, blank=True)
     turn = models.PositiveSmallIntegerField()
     phase = models.CharField(max_length=10)
     taken_discard = models.CharField(max_length=8, blank=True)

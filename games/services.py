@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from records.services import record_finished_game
+
 from . import notify, store
 from .engine.actions import Action, action_from_json
 from .engine.bots import chooser
@@ -251,6 +253,7 @@ def _apply(rows: store.LoadedGame, before: GameState, seat: Seat, action: Action
         for s, place in zip(rows.seats, after.standings()):
             s.place = place
         Seat.objects.bulk_update(rows.seats, ["place"])
+        record_finished_game(game, rows.seats)
     _changed(game)
 
 
