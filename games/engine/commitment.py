@@ -30,7 +30,12 @@ def commitment_text(seed: str, order: list[str]) -> str:
     return f"{COMMITMENT_PREFIX}\n{seed}\n{' '.join(order)}"
 
 
+def sha256_hex(text: str) -> str:
+    """SHA-256 of ``text`` (UTF-8) as 64 hex digits."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def deal_commitment(deal: DealState) -> str:
     """SHA-256 (64 hex digits) of ``commitment_text(deal.seed, deck_order(deal))``; ``deal`` must be
     the position as dealt, before any move."""
-    return hashlib.sha256(commitment_text(deal.seed, deck_order(deal)).encode()).hexdigest()
+    return sha256_hex(commitment_text(deal.seed, deck_order(deal)))
