@@ -96,10 +96,13 @@ def history_page(user, filters: HistoryFilters, *, cursor: str = "", newer: bool
     position = parse_cursor(cursor)
     if position is not None:
         at, game = position
+        # A range on finished_at (which the index serves) minus the cursor's own instant's rows
+        # on the wrong side of it, rather than an OR that would scan from the newest game.
         if newer:
-            rows = rows.filter(Q(finished_at__gt=at) | Q(finished_at=at, game_id__gt=game)).order_by("finished_at", "game_id")
+            rows = (rows.filter(finished_at__gte=at).exclude(finished_at=at, game_id__lte=game)
+                    .order_by("finished_at", "game_id"))
         else:
-            rows = rows.filter(Q(finished_at__lt=at) | Q(finished_at=at, game_id__lt=game))
+            rows = rows.filter(finished_at__lte=at).exclude(finished_at=at, game_id__gte=game)
     results = list(rows[: size + 1])
     more = len(results) > size
     results = results[:size]
