@@ -7,7 +7,7 @@ import pytest
 from games.engine.commitment import deal_commitment
 from games.models import Deal, Game, Move
 from records.replay import dealt_positions, logged_moves
-from tests.factories import login, make_user
+from tests.factories import login, make_table, make_user
 from tests.records.helpers import computer_game, people_game
 
 pytestmark = pytest.mark.django_db
@@ -97,3 +97,11 @@ def test_replay_of_a_finished_game_steps_forward_and_back_face_up():
     assert f"?step=2" in fragment and f"?step=0" in fragment
     last = client.get(f"/games/{game.pk}/replay?step=99999").content.decode()
     assert f'data-step="{len(moves)}"' in last and "Forward &#x25B6;</span>" in last
+
+
+def test_record_of_a_table_not_yet_dealt_and_replay_refused_until_dealt():
+    table = make_table()
+    client = login(table.created_by)
+    body = record(client, table).content.decode()
+    assert "No moves yet." in body
+    assert client.get(f"/games/{table.pk}/replay").status_code == 409

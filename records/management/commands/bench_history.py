@@ -45,6 +45,9 @@ class Command(BaseCommand):
         started = time.perf_counter()
         made = seed_finished_games(player, opponents, options["games"] - have) if have < options["games"] else 0
         seeding = time.perf_counter() - started
+        with connection.cursor() as cursor:
+            # Planner statistics after a bulk load, as autovacuum (PostgreSQL) would gather them.
+            cursor.execute("ANALYZE")
         client = Client()
         client.force_login(player)
         url = reverse("match_history", args=[PLAYER])
