@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
 from games.models import Game
+from records.chart import Chart, line_chart
 from records.history import HistoryFilters, history_page, variant_stats
 from records.models import Rating, RatingChange
 
@@ -15,6 +16,15 @@ from .forms import HistoryFilterForm
 
 RECENT_GAMES = 10
 RATING_HISTORY = 30
+
+
+def rating_chart(changes: list[RatingChange]) -> Chart | None:
+    """One line per game type of the shown rating before the first of ``changes`` (newest first)
+    and after each; None without changes."""
+    by_variant: dict[str, list[int]] = {}
+    for change in reversed(changes):
+        by_variant.setdefault(change.get_variant_display(), [change.before]).append(change.after)
+    return line_chart(list(by_variant), list(by_variant.values())) if by_variant else None
 
 
 @login_required
@@ -30,10 +40,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     changes = RatingChange.objects.filter(user=player)
     if not own:
         changes = changes.filter(game__is_private=False)
+    history = list(changes[:RATING_HISTORY])
     in_progress = Game.objects.for_user(player).in_play().prefetch_related("seats__user") if own else []
     return render(request, "accounts/profile.html", {
         "player": player, "own": own, "stats": [(row, ratings.get(row.variant)) for row in variant_stats(player)],
-        "rating_history": list(changes[:RATING_HISTORY]), "recent": recent, "in_progress": in_progress,
+        "rating_history": history, "rating_chart": rating_chart(history), "recent": recent,
+        "in_progress": in_progress,
     })
 
 

@@ -1,5 +1,5 @@
-"""The score chart of a game record: each seat's running total after every deal, as the numbers a
-server-rendered SVG needs (no script, no CDN).
+"""Line charts as the numbers a server-rendered SVG needs (no script, no CDN): a game record's
+running totals after every deal, and a profile's rating history.
 
 Running totals start at 0 before deal 1 and add each finished deal's entry from its result
 (``penalties``: S13 penalty points, W14 points); the last point is the seat's total.
@@ -15,11 +15,12 @@ TICKS = 5
 
 @dataclass(frozen=True)
 class Line:
-    """One seat's line: its name, its running totals (deal 0..n) and the SVG ``points`` attribute."""
+    """One line: its index (a seat position, or a game type's place in the list), its name, its
+    values (x = 0..n) and the SVG ``points`` attribute."""
 
     seat: int
     name: str
-    totals: list[int]
+    values: list[int]
     points: str
 
 
@@ -64,24 +65,29 @@ def _nice_step(span: int) -> int:
 def score_chart(names: list[str], results: list[dict]) -> Chart:
     """The chart of the running totals of seats ``names`` over ``results`` (each finished deal's
     result JSON, in deal order)."""
-    series = running_totals(results, len(names))
+    return line_chart(names, running_totals(results, len(names)))
+
+
+def line_chart(names: list[str], series: list[list[int]]) -> Chart:
+    """A chart of one line per name: ``series[i]`` are line i's values at x = 0, 1, ... (lines may
+    be of different lengths; the x axis spans the longest)."""
     values = [v for line in series for v in line]
     step = _nice_step(max(values) - min(values))
     low, high = (min(values) // step) * step, -(-max(values) // step) * step
     if high == low:
         high = low + step
-    deals = max(len(results), 1)
+    span = max(max(len(line) for line in series) - 1, 1)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
-    def x(deal: int) -> float:
-        return round(LEFT + plot_w * deal / deals, 1)
+    def x(at: int) -> float:
+        return round(LEFT + plot_w * at / span, 1)
 
     def y(value: int) -> float:
         return round(TOP + plot_h * (high - value) / (high - low), 1)
 
-    lines = [Line(seat, name, totals, " ".join(f"{x(d)},{y(v)}" for d, v in enumerate(totals)))
-             for seat, (name, totals) in enumerate(zip(names, series))]
-    x_step = max(1, -(-deals // 13))
+    lines = [Line(index, name, values, " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values)))
+             for index, (name, values) in enumerate(zip(names, series))]
+    x_step = max(1, -(-span // 13))
     return Chart(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM, lines,
                  [Tick(v, y(v)) for v in range(low, high + 1, step)],
-                 [Tick(d, x(d)) for d in range(0, deals + 1, x_step)])
+                 [Tick(i, x(i)) for i in range(0, span + 1, x_step)])

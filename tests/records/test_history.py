@@ -118,6 +118,7 @@ def test_profile_shows_record_ratings_history_and_own_games_in_progress():
     assert re.search(r'<tr data-variant="standard"><th scope="row">Standard Rummy</th><td>1</td><td>(\d)</td><td>([\d.]+)</td>',
                      own).groups() == (str(int(ana_place == 1)), f"{float(ana_place)}")
     assert 'data-testid="rating"' in own and f"Standard Rummy #{finished.pk}" in own
+    assert 'data-testid="rating-chart"' in own
     assert f'data-game="{finished.pk}"' in own
     assert f'href="/games/{playing.pk}/"' in own
     theirs = login(bo).get("/players/ana/").content.decode()

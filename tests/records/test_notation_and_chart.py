@@ -37,3 +37,17 @@ def test_chart_points_span_the_plot_and_higher_totals_sit_higher():
     assert ana[0][0] == bo[0][0] == chart.left and ana[-1][0] == chart.right
     assert bo[1][1] < ana[1][1]  # 40 is drawn above 0 (SVG y grows downwards)
     assert chart.y_ticks[0].value <= 0 and chart.y_ticks[-1].value >= 40
+
+
+def test_rating_chart_has_one_line_per_game_type_from_the_first_rating_before():
+    from accounts.views import rating_chart
+    from records.models import RatingChange
+
+    def change(variant, before, after):
+        return RatingChange(variant=variant, mu_before=before, sigma_before=0, mu_after=after, sigma_after=0)
+
+    newest_first = [change("wild", 26, 27), change("standard", 24, 25), change("standard", 25, 24)]
+    chart = rating_chart(newest_first)
+    assert [(line.name, line.values) for line in chart.lines] == [("Standard Rummy", [2500, 2400, 2500]),
+                                                                  ("Wild Rummy", [2600, 2700])]
+    assert rating_chart([]) is None
