@@ -80,3 +80,21 @@ def test_four_player_finishing_order_with_a_tie():
     mu = {u.pk: Rating.objects.get(user=u, variant="standard").mu for u in users}
     assert mu[users[1].pk] > mu[users[0].pk] > mu[users[2].pk]
     assert mu[users[0].pk] == pytest.approx(mu[users[3].pk])
+
+
+def test_record_finished_games_backfills_games_finished_before_the_records_app():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    game = people_game("standard", humans=2, seed="backfill")
+    PlayerResult.objects.all().delete()
+    RatingChange.objects.all().delete()
+    Rating.objects.all().delete()
+    out = StringIO()
+    call_command("record_finished_games", stdout=out)
+    assert "Recorded 1 finished game." in out.getvalue()
+    assert PlayerResult.objects.filter(game=game, rated=True).count() == 2
+    assert RatingChange.objects.filter(game=game).count() == 2
+    call_command("record_finished_games", stdout=out)
+    assert "Recorded 0 finished games." in out.getvalue()
