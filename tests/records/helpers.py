@@ -5,7 +5,7 @@ from games import services
 from games.models import Game
 from tests.factories import make_started_game, make_user, play_moves
 
-QUICK_OPTIONS = {"standard": {"target": 50}, "wild": None, "frustration": {"max_rounds": 14}}
+QUICK_OPTIONS = {"standard": {"target": 25}, "wild": None, "frustration": {"max_rounds": 14}}
 """Table options that end a game of each variant quickly (S15 target, R16 round limit)."""
 
 

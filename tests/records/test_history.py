@@ -52,6 +52,7 @@ def test_history_page_query_count_does_not_grow_with_the_number_of_games():
             found[query] = queries_for(client, f"/players/{player.username}/games?{query}")
         older = re.search(r'older=([\d.]+)', history(client, player).content.decode()).group(1)
         found["older"] = queries_for(client, f"/players/{player.username}/games?older={older}")
+        found["profile"] = queries_for(client, f"/players/{player.username}/")
         return found
 
     before = counts()

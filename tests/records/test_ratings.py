@@ -35,13 +35,13 @@ def test_a_finished_game_between_people_is_recorded_and_rated():
 
 def test_a_second_game_starts_from_the_first_ones_rating():
     ana, bo = make_user("ana"), make_user("bo")
-    people_game("wild", humans=[ana, bo], seed="rated-twice-1")
-    first = Rating.objects.get(user=ana, variant="wild")
-    people_game("wild", humans=[ana, bo], seed="rated-twice-2")
-    second = RatingChange.objects.filter(user=ana, variant="wild").order_by("created_at", "id").last()
+    people_game("standard", humans=[ana, bo], seed="rated-twice-1")
+    first = Rating.objects.get(user=ana, variant="standard")
+    people_game("standard", humans=[ana, bo], seed="rated-twice-2")
+    second = RatingChange.objects.filter(user=ana, variant="standard").order_by("created_at", "id").last()
     assert (second.mu_before, second.sigma_before) == (first.mu, first.sigma)
-    assert Rating.objects.get(user=ana, variant="wild").games == 2
-    assert not Rating.objects.filter(variant="standard").exists()
+    assert Rating.objects.get(user=ana, variant="standard").games == 2
+    assert not Rating.objects.filter(variant="wild").exists()
 
 
 def test_a_game_with_a_computer_player_is_recorded_but_unrated():
