@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.models import Game, Move, Seat
@@ -50,20 +51,22 @@ def rate_game(game: Game, seats: list[Seat]) -> list[RatingChange]:
     """Update the ratings of the players of the finished, rated ``game`` from their places
     (``Seat.place``, 1 = first; equal places are ties) and return the RatingChange rows written.
 
-    Locks the players' Rating rows for the update (``select_for_update``); creates missing ones at
-    the model's defaults. Three to five queries for any table size.
+    A player's first rating in a game type starts at the model's defaults. The Rating rows are
+    inserted if missing (a concurrent insert of the same row is not an error) and then locked
+    (``select_for_update``), so two games finishing at once for one player apply one after the
+    other. Four queries for any table size.
     """
     users = [seat.user_id for seat in seats]
-    existing = {r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=users, variant=game.variant)}
-    ratings = [existing.get(seat.user_id) or Rating(user_id=seat.user_id, variant=game.variant, mu=MODEL.mu,
-                                                    sigma=MODEL.sigma) for seat in seats]
+    Rating.objects.bulk_create([Rating(user_id=user, variant=game.variant, mu=MODEL.mu, sigma=MODEL.sigma)
+                                for user in users], ignore_conflicts=True)
+    locked = {r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=users, variant=game.variant)}
+    ratings = [locked[user] for user in users]
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
     updated = MODEL.rate(teams, ranks=[seat.place for seat in seats])
-    changes = []
+    changes, now = [], timezone.now()
     for rating, [after] in zip(ratings, updated):
         changes.append(RatingChange(user_id=rating.user_id, variant=game.variant, game=game, mu_before=rating.mu,
                                     sigma_before=rating.sigma, mu_after=after.mu, sigma_after=after.sigma))
-        rating.mu, rating.sigma, rating.games = after.mu, after.sigma, rating.games + 1
-    Rating.objects.bulk_create([r for r in ratings if r.pk is None])
-    Rating.objects.bulk_update([r for r in ratings if r.user_id in existing], ["mu", "sigma", "games", "updated_at"])
+        rating.mu, rating.sigma, rating.games, rating.updated_at = after.mu, after.sigma, rating.games + 1, now
+    Rating.objects.bulk_update(ratings, ["mu", "sigma", "games", "updated_at"])
     return RatingChange.objects.bulk_create(changes)
