@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from games.engine.cards import Card
+from games.engine.cards import Card, sort_by_suit
 from games.engine.commitment import commitment_text, deck_order, sha256_hex
 from games.engine.state import DealState, GameState
 from games.models import Deal, Game, Seat
@@ -67,7 +67,7 @@ def deal_records(game: Game, deals: list[Deal], moves: list[LoggedMove]) -> list
 
 @dataclass(frozen=True)
 class SeatFrame:
-    """A seat at one step of the replay: ``hand`` is None when the viewer may not see it."""
+    """A seat at one step of the replay: ``hand`` (sorted by suit) is None when the viewer may not see it."""
 
     position: int
     name: str
@@ -130,7 +130,7 @@ def _melds(deal, names: list[str]) -> list[MeldFrame]:
 def _face_up_frame(state: GameState, deal: DealState, names: list[str]) -> dict:
     return {"deal_number": deal.number, "melds": _melds(deal, names), "discard": list(deal.discard),
             "discard_size": len(deal.discard), "stock": list(reversed(deal.stock)), "stock_size": len(deal.stock),
-            "seats": [SeatFrame(s, name, tuple(deal.hands[s]), len(deal.hands[s]), state.totals[s],
+            "seats": [SeatFrame(s, name, tuple(sort_by_suit(deal.hands[s])), len(deal.hands[s]), state.totals[s],
                                 s == deal.turn and not state.finished, False) for s, name in enumerate(names)]}
 
 
@@ -139,7 +139,8 @@ def _player_frame(state: GameState, viewer: int | None, names: list[str]) -> dic
     return {"deal_number": view.deal_number, "melds": _melds(view, names),
             "discard": [view.discard_top] if view.discard_top else [], "discard_size": view.discard_size,
             "stock": [], "stock_size": view.stock_size,
-            "seats": [SeatFrame(s, name, view.hand if s == viewer else None, view.hand_sizes[s], view.totals[s],
+            "seats": [SeatFrame(s, name, tuple(sort_by_suit(list(view.hand))) if s == viewer else None,
+                                view.hand_sizes[s], view.totals[s],
                                 s == view.turn, s == viewer) for s, name in enumerate(names)]}
 
 
