@@ -138,9 +138,10 @@ class Deal(models.Model):
     ``wild_rank`` is the rank whose cards are wild in this deal (``"A"``..``"K"``, W3), blank when
     the variant has none; ``pending`` the keys of the cards the player to move must play before
     discarding (W6); ``laid_down`` one boolean per seat position, whether it laid its contract this
-    round (Frustration, R10), empty in other variants. ``commitment`` is the SHA-256 published when
-    the deal is dealt (``engine.commitment``); ``seed`` stays secret until the deal ends. ``result`` keeps, for Frustration, who laid
-    down and who advanced: the contract board's history (R15).
+    round (Frustration, R10), empty in other variants. ``result`` keeps, for Frustration, who laid
+    down and who advanced: the contract board's history (R15). ``commitment`` is the SHA-256 of the
+    seed and deck order, shown when the deal is dealt (``engine.commitment``); ``seed`` stays secret
+    until the deal ends.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
