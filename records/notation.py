@@ -78,6 +78,11 @@ def move_text(action: dict, events: list[dict]) -> str:
     return f"{str(kind).replace('_', ' ')} {keys}".strip()
 
 
-def move_lines(moves: list[LoggedMove]) -> list[MoveLine]:
-    """The move list of a game: one MoveLine per logged move."""
-    return [MoveLine(m.step, m.deal, m.seat, m.actor, move_text(m.action, m.events)) for m in moves]
+def move_lines(moves: list[LoggedMove], drawn: dict[int, str] | None = None) -> list[MoveLine]:
+    """The move list of a game: one MoveLine per logged move. ``drawn`` (step -> card key, only
+    once the game is over and everything is face up) names the card of each stock draw:
+    ``"draw 7C"``."""
+    drawn = drawn or {}
+    return [MoveLine(m.step, m.deal, m.seat, m.actor,
+                     f"draw {card(drawn[m.step])}" if m.step in drawn else move_text(m.action, m.events))
+            for m in moves]

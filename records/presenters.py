@@ -17,9 +17,9 @@ from games.engine.state import DealState, GameState
 from games.models import Deal, Game, Seat
 
 from .notation import MoveLine, move_text
-from .replay import LoggedMove, dealt_positions, replay
+from .replay import LoggedMove, replay, replay_log
 
-DEALT_CACHE_SECONDS = 24 * 3600
+REPLAYED_CACHE_SECONDS = 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -36,30 +36,39 @@ class DealRecord:
     matches: bool = False
 
 
-def _replayed_deals(game: Game, moves: list[LoggedMove]) -> dict[int, tuple[str, str]]:
-    """Each deal's ``(seed, committed text)`` as the engine deals it again while replaying the log;
-    cached for finished games, whose log no longer changes."""
-    key = f"records:dealt:{game.pk}:{len(moves)}"
-    dealt = cache.get(key) if game.status == Game.Status.FINISHED else None
-    if dealt is None:
-        dealt = {number: (deal.seed, commitment_text(deal.seed, deck_order(deal)))
-                 for number, deal in dealt_positions(game, moves).items()}
+@dataclass(frozen=True)
+class ReplayedFacts:
+    """From one pass over the log: each deal's ``(seed, committed text)`` as the engine deals it
+    again, and the card of each stock draw by step (``ReplayLog.drawn``)."""
+
+    deals: dict[int, tuple[str, str]]
+    drawn: dict[int, str]
+
+
+def replayed_facts(game: Game, moves: list[LoggedMove]) -> ReplayedFacts:
+    """ReplayedFacts of ``game``; cached for finished games, whose log no longer changes. The
+    caller decides what may be shown: seeds of ended deals, draws only once the game is over."""
+    key = f"records:replayed:{game.pk}:{len(moves)}"
+    facts = cache.get(key) if game.status == Game.Status.FINISHED else None
+    if facts is None:
+        log = replay_log(game, moves)
+        facts = ReplayedFacts({number: (deal.seed, commitment_text(deal.seed, deck_order(deal)))
+                               for number, deal in log.dealt.items()}, log.drawn)
         if game.status == Game.Status.FINISHED:
-            cache.set(key, dealt, DEALT_CACHE_SECONDS)
-    return dealt
+            cache.set(key, facts, REPLAYED_CACHE_SECONDS)
+    return facts
 
 
-def deal_records(game: Game, deals: list[Deal], moves: list[LoggedMove]) -> list[DealRecord]:
-    """The deals of ``game`` with their commitments; an ended deal also with its revealed seed,
-    checked against the deal the engine deals again from the log. A deal in play shows only its
-    commitment."""
-    dealt = _replayed_deals(game, moves) if any(deal.ended_at for deal in deals) else {}
+def deal_records(deals: list[Deal], facts: ReplayedFacts | None) -> list[DealRecord]:
+    """The deals with their commitments; an ended deal also with its revealed seed, checked against
+    the deal the engine dealt again from the log (``facts``, needed once any deal has ended). A
+    deal in play shows only its commitment."""
     records = []
     for deal in deals:
-        if deal.ended_at is None:
+        if deal.ended_at is None or facts is None:
             records.append(DealRecord(deal.number, deal.commitment, False))
             continue
-        seed, text = dealt.get(deal.number, ("", ""))
+        seed, text = facts.deals.get(deal.number, ("", ""))
         matches = seed == deal.seed and sha256_hex(text) == deal.commitment
         records.append(DealRecord(deal.number, deal.commitment, True, deal.seed, text, matches))
     return records

@@ -52,12 +52,23 @@ def replay(game: Game, moves: list[LoggedMove], step: int) -> tuple[GameState, D
     return state, state.ended_deal if step else None
 
 
-def dealt_positions(game: Game, moves: list[LoggedMove]) -> dict[int, DealState]:
-    """Each deal of ``game`` as dealt (before its first move), by deal number, found by replaying
-    the whole log once."""
+@dataclass
+class ReplayLog:
+    """What one pass over the whole log finds: each deal as dealt (before its first move), by deal
+    number, and the card each stock draw took, by step (secret until the game is over)."""
+
+    dealt: dict[int, DealState]
+    drawn: dict[int, str]
+
+
+def replay_log(game: Game, moves: list[LoggedMove]) -> ReplayLog:
+    """Replay the whole log of ``game`` once (see ReplayLog)."""
     state = new_state(game.variant, game.options, game.players, game.seed)
-    dealt = {state.deal.number: state.deal}
+    log = ReplayLog({state.deal.number: state.deal}, {})
     for move in moves:
+        before = state.deal
         state, _ = state.apply(move.seat, action_from_json(move.action))
-        dealt.setdefault(state.deal.number, state.deal)
-    return dealt
+        if move.action.get("type") == "draw_stock":
+            log.drawn[move.step] = before.stock[-1].key
+        log.dealt.setdefault(state.deal.number, state.deal)
+    return log

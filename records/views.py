@@ -12,13 +12,14 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from games import services
+from games.models import Game
 from games.presenters import board_context
 from games.services import Refusal
 
 from .chart import score_chart
 from .export import ExportRefused, export_game
 from .notation import move_lines
-from .presenters import deal_records, replay_frame
+from .presenters import deal_records, replay_frame, replayed_facts
 from .replay import logged_moves
 
 
@@ -45,9 +46,12 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     game = board.game
     moves = logged_moves(game)
     deals = list(game.deals.order_by("number"))
+    facts = replayed_facts(game, moves) if any(deal.ended_at for deal in deals) else None
+    face_up = game.status == Game.Status.FINISHED
     context.update({
-        "deal_records": deal_records(game, deals, moves),
-        "move_lines": [(line, context["names"][line.seat]) for line in move_lines(moves)],
+        "deal_records": deal_records(deals, facts),
+        "move_lines": [(line, context["names"][line.seat])
+                       for line in move_lines(moves, facts.drawn if facts and face_up else None)],
         "chart": score_chart(context["names"], board.results) if board.results and not context.get("is_frustration") else None,
         "frame": replay_frame(game, board.seats, board.seat, moves, _step(request, len(moves))) if board.view else None,
         "title": f"Record of {game}",

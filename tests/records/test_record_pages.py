@@ -6,7 +6,7 @@ import pytest
 
 from games.engine.commitment import deal_commitment
 from games.models import Deal, Game, Move
-from records.replay import dealt_positions, logged_moves
+from records.replay import logged_moves, replay, replay_log
 from tests.factories import login, make_table, make_user
 from tests.records.helpers import computer_game, people_game
 
@@ -32,7 +32,14 @@ def test_record_of_a_finished_game_shows_standings_score_sheet_chart_and_moves()
         assert len(totals) == len(deals) + 1 and totals[0] == 0 and totals[-1] == seat.total
         assert totals[1] == deals[0].result["penalties"][seat.position]
     assert body.count('data-testid="move-line"') == Move.objects.filter(game=game).count()
-    assert "<code>discard " in body and "<code>draw</code>" in body
+    assert "<code>discard " in body and "<code>draw</code>" not in body
+    # The game is over: every stock draw names its card, as the replay finds it.
+    moves = logged_moves(game)
+    draws = [m for m in moves if m.action["type"] == "draw_stock"]
+    for move in draws[:5] + draws[-5:]:
+        before, _ = replay(game, moves, move.step - 1)
+        assert f'<li value="{move.step}" data-testid="move-line"><span class="move-seat">{seats[move.seat].name}</span>: ' \
+               f'<code>draw {before.deal.stock[-1].code}</code>' in body
     assert 'data-testid="export-link"' in body
 
 
@@ -41,7 +48,7 @@ def test_every_ended_deal_reveals_its_seed_and_the_page_checks_it_against_the_co
     body = record(login(make_user()), game).content.decode()
     deals = list(Deal.objects.filter(game=game).order_by("number"))
     assert len(deals) == 13
-    dealt = dealt_positions(game, logged_moves(game))
+    dealt = replay_log(game, logged_moves(game)).dealt
     for deal in deals:
         assert deal.commitment == deal_commitment(dealt[deal.number])
         assert deal.commitment in body and deal.seed in body
@@ -71,6 +78,7 @@ def test_record_in_play_shows_the_commitment_but_not_the_seed_of_the_deal_in_pro
     body = record(login(player), game).content.decode()
     assert deal.commitment in body and deal.seed not in body and game.seed not in body
     assert "secret until the deal ends" in body
+    assert "<code>draw</code>" in body and not re.search(r"<code>draw \w", body)
     board = login(player).get(f"/games/{game.pk}/").content.decode()
     assert f"<code title=" in board and deal.commitment in board and deal.seed not in board
 
@@ -105,3 +113,16 @@ def test_record_of_a_table_not_yet_dealt_and_replay_refused_until_dealt():
     body = record(client, table).content.decode()
     assert "No moves yet." in body
     assert client.get(f"/games/{table.pk}/replay").status_code == 409
+
+
+def test_in_play_ended_deals_reveal_their_seeds_but_draws_stay_unnamed_until_the_game_ends():
+    game = computer_game("wild", seed="record-mid-game", moves=150)
+    assert game.status == Game.Status.ACTIVE
+    ended = list(Deal.objects.filter(game=game, ended_at__isnull=False))
+    current = Deal.objects.get(game=game, ended_at__isnull=True)
+    assert ended
+    body = record(login(make_user()), game).content.decode()
+    assert all(deal.seed in body for deal in ended)
+    assert current.seed not in body and current.commitment in body
+    assert body.count('data-testid="seed-matches"') == len(ended)
+    assert "<code>draw</code>" in body and not re.search(r"<code>draw \w", body)
