@@ -49,6 +49,10 @@ def test_record_page_shows_the_score_chart_and_the_replay_steps_forward_and_back
     expect(position).to_have_text(f"Move 2 of {total}")
     page.get_by_test_id("replay-back").click()
     expect(position).to_have_text(f"Move 1 of {total}")
+    page.keyboard.press("ArrowRight")
+    expect(position).to_have_text(f"Move 2 of {total}")
+    page.keyboard.press("ArrowLeft")
+    expect(position).to_have_text(f"Move 1 of {total}")
     # Face up after the game: the stock is shown card by card, and no card is face down.
     expect(page.get_by_test_id("replay-stock").locator(".card")).not_to_have_count(0)
     expect(page.locator("#replay .card-back")).to_have_count(0)
