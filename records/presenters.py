@@ -16,7 +16,7 @@ from games.engine.commitment import commitment_text, deck_order, sha256_hex
 from games.engine.state import DealState, GameState
 from games.models import Deal, Game, Seat
 
-from .notation import MoveLine, move_text
+from .notation import MoveLine, move_lines
 from .replay import LoggedMove, replay, replay_log
 
 REPLAYED_CACHE_SECONDS = 24 * 3600
@@ -166,8 +166,13 @@ def replay_frame(game: Game, seats: list[Seat], viewer: Seat | None, moves: list
     else:
         shown = _player_frame(state, viewer.position if viewer else None, names)
     move = moves[step - 1] if step else None
-    return ReplayFrame(step=step, last_step=len(moves), face_up=face_up,
-                       move=MoveLine(move.step, move.deal, move.seat, move.actor, move_text(move.action, move.events))
-                       if move else None,
+    line = None
+    if move is not None:
+        # Face up, a stock draw names its card (move_lines); in play it never does.
+        drawn = {}
+        if face_up and move.action.get("type") == "draw_stock":
+            drawn = {move.step: replay(game, moves, step - 1)[0].deal.stock[-1].key}
+        (line,) = move_lines([move], drawn)
+    return ReplayFrame(step=step, last_step=len(moves), face_up=face_up, move=line,
                        move_by=names[move.seat] if move else "", deal_over=face_up and ended is not None, **shown)
 

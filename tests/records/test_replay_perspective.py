@@ -80,3 +80,17 @@ def test_after_the_game_every_hand_and_the_stock_are_face_up():
     shown = set(CARD.findall(fragment(client, game, 10)))
     deal = ended or state.deal
     assert shown == {c.key for c in deal.all_cards()}
+
+
+def test_the_caption_names_a_drawn_card_only_after_the_game():
+    finished = people_game("standard", humans=2, seed="caption-finished")
+    moves = logged_moves(finished)
+    draw = next(m for m in moves if m.action["type"] == "draw_stock")
+    before, _ = replay(finished, moves, draw.step - 1)
+    html = fragment(login(make_user()), finished, draw.step)
+    assert f"<code>draw {before.deal.stock[-1].code}</code>" in html
+    playing = people_game("standard", humans=2, seed="caption-playing", moves=8)
+    moves = logged_moves(playing)
+    draw = next(m for m in moves if m.action["type"] == "draw_stock")
+    client = login(playing.seats.get(position=draw.seat).user)
+    assert "<code>draw</code>" in fragment(client, playing, draw.step)
