@@ -142,13 +142,16 @@ class Deal(models.Model):
     the variant has none; ``pending`` the keys of the cards the player to move must play before
     discarding (W6); ``laid_down`` one boolean per seat position, whether it laid its contract this
     round (Frustration, R10), empty in other variants. ``result`` keeps, for Frustration, who laid
-    down and who advanced: the contract board's history (R15).
+    down and who advanced: the contract board's history (R15). ``commitment`` is the SHA-256 of the
+    seed and deck order, shown when the deal is dealt (``engine.commitment``); ``seed`` stays secret
+    until the deal ends.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveSmallIntegerField()
     dealer = models.PositiveSmallIntegerField()
     seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64, blank=True)
     turn = models.PositiveSmallIntegerField()
     phase = models.CharField(max_length=10)
     taken_discard = models.CharField(max_length=8, blank=True)

@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from records.services import record_finished_game
+
 from . import notify, store
 from .engine.actions import Action, action_from_json
 from .engine.bots import chooser
 from .engine.errors import IllegalAction
 from .engine.state import GameState, PlayerView
 from .engine.variants import VARIANTS, make_variant
-from .models import Game, Move, Seat
+from .models import Deal, Game, Move, Seat
 
 CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "wrong_phase"})
 COMPUTER_TURN_LIMIT = 10_000
@@ -60,6 +62,7 @@ class Board:
         game, seats: rows; ``seat`` is the viewer's seat or None for a spectator.
         view: the engine PlayerView for that seat, or None before the first deal.
         last_moves: the latest moves, newest first. results: each finished hand's result JSON.
+        deal: the current Deal row (its shuffle ``commitment`` is public; its seed is not shown).
     """
 
     game: Game
@@ -68,6 +71,7 @@ class Board:
     view: PlayerView | None
     last_moves: list[Move]
     results: list[dict]
+    deal: Deal | None = None
 
 
 # ----- access ----------------------------------------------------------------------------------
@@ -105,7 +109,7 @@ def access_board(user, game_id: int, recent_moves: int = 8) -> Board:
         view = store.load_state(rows).player_view(seat.position if seat else None)
     moves = list(game.moves.order_by("-ply")[:recent_moves])
     results = list(game.deals.exclude(result=None).order_by("number").values_list("result", flat=True))
-    return Board(game, rows.seats, seat, view, moves, results)
+    return Board(game, rows.seats, seat, view, moves, results, rows.deal)
 
 
 # ----- tables ----------------------------------------------------------------------------------
@@ -251,6 +255,7 @@ def _apply(rows: store.LoadedGame, before: GameState, seat: Seat, action: Action
         for s, place in zip(rows.seats, after.standings()):
             s.place = place
         Seat.objects.bulk_update(rows.seats, ["place"])
+        record_finished_game(game, rows.seats)
     _changed(game)
 
 

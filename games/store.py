@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from .engine.cards import RANKS, parse_card
 from .engine.cards import Card as EngineCard
+from .engine.commitment import deal_commitment
 from .engine.melds import MeldShape
 from .engine.state import DealState, GameState, HandResult, Phase, TableMeld
 from .engine.variants import make_variant
@@ -118,8 +119,10 @@ def _places(deal: DealState) -> dict[EngineCard, Place]:
 
 
 def create_deal(rows: LoadedGame, deal: DealState) -> Deal:
-    """Insert the Deal row and one Card row per physical card for a freshly dealt ``deal``."""
-    row = Deal(game=rows.game, number=deal.number, dealer=deal.dealer, seed=deal.seed)
+    """Insert the Deal row (with its shuffle commitment) and one Card row per physical card for a
+    freshly dealt ``deal``."""
+    row = Deal(game=rows.game, number=deal.number, dealer=deal.dealer, seed=deal.seed,
+               commitment=deal_commitment(deal))
     _copy_deal_fields(row, deal)
     row.save()
     seat_rows = rows.seats

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "csp",
     "accounts",
     "games",
+    "records",
 ]
 
 MIDDLEWARE = [

@@ -8,5 +8,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("players/", include("accounts.urls")),
+    path("", include("records.urls")),
     path("", include("games.urls")),
 ]

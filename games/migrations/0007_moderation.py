@@ -42,7 +42,7 @@ def delete_moderators_group(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_frustration_rummy'),
+        ('games', '0006_records'),
         ('accounts', '0003_suspension'),
         ('auth', '0012_alter_user_first_name_max_length'),
         ('contenttypes', '0002_remove_content_type_name'),

@@ -1,0 +1,70 @@
+"""Profile and match history pages. Thin: queries come from ``records.history``."""
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
+
+from games.models import Game
+from records.chart import Chart, line_chart
+from records.history import HistoryFilters, history_page, variant_stats
+from records.models import Rating, RatingChange
+
+from .forms import HistoryFilterForm
+
+RECENT_GAMES = 10
+RATING_HISTORY = 30
+
+
+def rating_chart(changes: list[RatingChange]) -> Chart | None:
+    """One line per game type of the shown rating before the first of ``changes`` (newest first)
+    and after each; None without changes."""
+    by_variant: dict[str, list[int]] = {}
+    for change in reversed(changes):
+        by_variant.setdefault(change.get_variant_display(), [change.before]).append(change.after)
+    return line_chart(list(by_variant), list(by_variant.values())) if by_variant else None
+
+
+@login_required
+@require_safe
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's profile: games played and won and average place per game type, ratings with
+    their history, recent games; on one's own page also the games in progress. Another player's
+    private games are left out of the lists."""
+    player = get_object_or_404(get_user_model(), username=username)
+    own = player.pk == request.user.pk
+    recent = history_page(player, HistoryFilters(), include_private=own, size=RECENT_GAMES)
+    ratings = {rating.variant: rating for rating in Rating.objects.filter(user=player)}
+    changes = RatingChange.objects.filter(user=player)
+    if not own:
+        changes = changes.filter(game__is_private=False)
+    history = list(changes[:RATING_HISTORY])
+    in_progress = Game.objects.for_user(player).in_play().prefetch_related("seats__user") if own else []
+    return render(request, "accounts/profile.html", {
+        "player": player, "own": own, "stats": [(row, ratings.get(row.variant)) for row in variant_stats(player)],
+        "rating_history": history, "rating_chart": rating_chart(history), "recent": recent,
+        "in_progress": in_progress,
+    })
+
+
+@login_required
+@require_safe
+def match_history(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's finished games, newest first, filtered by game type, result, opponent and date,
+    paged by keyset (``?older=<cursor>`` / ``?newer=<cursor>``)."""
+    player = get_object_or_404(get_user_model(), username=username)
+    form = HistoryFilterForm(request.GET)
+    page = None
+    if form.is_valid():
+        newer = "newer" in request.GET
+        cursor = request.GET.get("newer" if newer else "older", "")
+        page = history_page(player, form.filters(), cursor=cursor, newer=newer,
+                            include_private=player.pk == request.user.pk)
+    query = request.GET.copy()
+    for key in ("older", "newer"):
+        query.pop(key, None)
+    return render(request, "accounts/history.html", {"player": player, "form": form, "page": page,
+                                                     "filter_query": query.urlencode()},
+                  status=200 if page is not None else 400)

@@ -1,0 +1,178 @@
+"""What the record and replay pages show, built from rows and the replayed engine state.
+
+Perspective (issue 8): while a game is in play a player sees the replay through their own seat's
+``player_view`` only (a spectator through the spectator's view), and never past the latest move;
+once the game is finished every hand and the stock are face up. Deal seeds are shown only for
+deals that have ended; the commitment of every deal is shown from the moment it is dealt.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.cache import cache
+
+from games.engine.cards import Card, sort_by_suit
+from games.engine.commitment import commitment_text, deck_order, sha256_hex
+from games.engine.state import DealState, GameState
+from games.models import Deal, Game, Seat
+
+from .notation import MoveLine, move_lines
+from .replay import LoggedMove, replay, replay_log
+
+REPLAYED_CACHE_SECONDS = 24 * 3600
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """One deal on the record page: its commitment; once ended, its seed, the committed text and
+    whether SHA-256 of that text (the deal rebuilt from the seed by the engine) equals the
+    commitment published when it was dealt."""
+
+    number: int
+    commitment: str
+    ended: bool
+    seed: str = ""
+    committed_text: str = ""
+    matches: bool = False
+
+
+@dataclass(frozen=True)
+class ReplayedFacts:
+    """From one pass over the log: each deal's ``(seed, committed text)`` as the engine deals it
+    again, and the card of each stock draw by step (``ReplayLog.drawn``)."""
+
+    deals: dict[int, tuple[str, str]]
+    drawn: dict[int, str]
+
+
+def replayed_facts(game: Game, moves: list[LoggedMove]) -> ReplayedFacts:
+    """ReplayedFacts of ``game``; cached for finished games, whose log no longer changes. The
+    caller decides what may be shown: seeds of ended deals, draws only once the game is over."""
+    key = f"records:replayed:{game.pk}:{len(moves)}"
+    facts = cache.get(key) if game.status == Game.Status.FINISHED else None
+    if facts is None:
+        log = replay_log(game, moves)
+        facts = ReplayedFacts({number: (deal.seed, commitment_text(deal.seed, deck_order(deal)))
+                               for number, deal in log.dealt.items()}, log.drawn)
+        if game.status == Game.Status.FINISHED:
+            cache.set(key, facts, REPLAYED_CACHE_SECONDS)
+    return facts
+
+
+def deal_records(deals: list[Deal], facts: ReplayedFacts | None) -> list[DealRecord]:
+    """The deals with their commitments; an ended deal also with its revealed seed, checked against
+    the deal the engine dealt again from the log (``facts``, needed once any deal has ended). A
+    deal in play shows only its commitment."""
+    records = []
+    for deal in deals:
+        if deal.ended_at is None or facts is None:
+            records.append(DealRecord(deal.number, deal.commitment, False))
+            continue
+        seed, text = facts.deals.get(deal.number, ("", ""))
+        matches = seed == deal.seed and sha256_hex(text) == deal.commitment
+        records.append(DealRecord(deal.number, deal.commitment, True, deal.seed, text, matches))
+    return records
+
+
+@dataclass(frozen=True)
+class SeatFrame:
+    """A seat at one step of the replay: ``hand`` (sorted by suit) is None when the viewer may not see it."""
+
+    position: int
+    name: str
+    hand: tuple[Card, ...] | None
+    hand_size: int
+    total: int
+    is_turn: bool
+    is_viewer: bool
+
+
+@dataclass(frozen=True)
+class MeldFrame:
+    """A meld on the table: owner name, and per card ``(card, what a wild stands for or "")``."""
+
+    owner: str
+    cards: tuple[tuple[Card, str], ...]
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    """One step of the replay as a viewer may see it.
+
+    Attributes:
+        step / last_step: moves applied (0 = as dealt) and the last step this viewer may reach.
+        face_up: the game is finished and everything is shown. move: the move of this step in
+        notation (None at step 0). deal_over: this step's move ended the deal shown.
+        discard: the discard pile bottom to top when face up, else only its top card.
+        stock: the stock top first when face up, else empty (only ``stock_size`` is shown).
+    """
+
+    step: int
+    last_step: int
+    face_up: bool
+    deal_number: int
+    seats: list[SeatFrame]
+    melds: list[MeldFrame]
+    discard: list[Card]
+    discard_size: int
+    stock: list[Card]
+    stock_size: int
+    move: MoveLine | None
+    move_by: str
+    deal_over: bool
+
+    @property
+    def previous(self) -> int | None:
+        """The step before, or None at the start."""
+        return self.step - 1 if self.step > 0 else None
+
+    @property
+    def next(self) -> int | None:
+        """The step after, or None at the last step this viewer may see."""
+        return self.step + 1 if self.step < self.last_step else None
+
+
+def _melds(deal, names: list[str]) -> list[MeldFrame]:
+    return [MeldFrame(names[m.owner], tuple((c, m.shape.stands_for(c)) for c in m.shape.cards)) for m in deal.melds]
+
+
+def _face_up_frame(state: GameState, deal: DealState, names: list[str]) -> dict:
+    return {"deal_number": deal.number, "melds": _melds(deal, names), "discard": list(deal.discard),
+            "discard_size": len(deal.discard), "stock": list(reversed(deal.stock)), "stock_size": len(deal.stock),
+            "seats": [SeatFrame(s, name, tuple(sort_by_suit(deal.hands[s])), len(deal.hands[s]), state.totals[s],
+                                s == deal.turn and not state.finished, False) for s, name in enumerate(names)]}
+
+
+def _player_frame(state: GameState, viewer: int | None, names: list[str]) -> dict:
+    view = state.player_view(viewer)
+    return {"deal_number": view.deal_number, "melds": _melds(view, names),
+            "discard": [view.discard_top] if view.discard_top else [], "discard_size": view.discard_size,
+            "stock": [], "stock_size": view.stock_size,
+            "seats": [SeatFrame(s, name, tuple(sort_by_suit(list(view.hand))) if s == viewer else None,
+                                view.hand_sizes[s], view.totals[s],
+                                s == view.turn, s == viewer) for s, name in enumerate(names)]}
+
+
+def replay_frame(game: Game, seats: list[Seat], viewer: Seat | None, moves: list[LoggedMove], step: int) -> ReplayFrame:
+    """Step ``step`` (clamped to 0..number of moves) of ``game`` as ``viewer`` may see it (module
+    docstring): the whole table face up once the game is finished, otherwise ``viewer``'s own
+    ``player_view`` (None: a spectator's)."""
+    step = max(0, min(step, len(moves)))
+    names = [seat.name for seat in seats]
+    state, ended = replay(game, moves, step)
+    face_up = game.status == Game.Status.FINISHED
+    if face_up:
+        shown = _face_up_frame(state, ended or state.deal, names)
+    else:
+        shown = _player_frame(state, viewer.position if viewer else None, names)
+    move = moves[step - 1] if step else None
+    line = None
+    if move is not None:
+        # Face up, a stock draw names its card (move_lines); in play it never does.
+        drawn = {}
+        if face_up and move.action.get("type") == "draw_stock":
+            drawn = {move.step: replay(game, moves, step - 1)[0].deal.stock[-1].key}
+        (line,) = move_lines([move], drawn)
+    return ReplayFrame(step=step, last_step=len(moves), face_up=face_up, move=line,
+                       move_by=names[move.seat] if move else "", deal_over=face_up and ended is not None, **shown)
+

@@ -1,0 +1,94 @@
+"""Game record, replay and export pages. Thin: authorize through ``games.services.access_board``
+(the same rule as the game page: a seated player, or anyone signed in at a public table), build
+with ``records.presenters``, render."""
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from games import services
+from games.models import Game
+from games.presenters import board_context
+from games.services import Refusal
+
+from .chart import score_chart
+from .export import ExportRefused, export_game
+from .notation import move_lines
+from .presenters import deal_records, replay_frame, replayed_facts
+from .replay import logged_moves
+
+
+def _refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+    return render(request, "games/refused.html", {"refusal": refusal}, status=refusal.status)
+
+
+def _step(request: HttpRequest, default: int) -> int:
+    text = request.GET.get("step", "")
+    return int(text) if text.isdigit() else default
+
+
+@login_required
+@require_safe
+def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A game's record: players and standings, score sheet and chart (Frustration: the contract
+    board), each deal's shuffle commitment (and, once it ended, its seed checked), the move list
+    in card notation and the replay viewer."""
+    try:
+        board = services.access_board(request.user, game_id)
+    except Refusal as refusal:
+        return _refused(request, refusal)
+    context = board_context(board, "suit")
+    game = board.game
+    moves = logged_moves(game)
+    deals = list(game.deals.order_by("number"))
+    facts = replayed_facts(game, moves) if any(deal.ended_at for deal in deals) else None
+    face_up = game.status == Game.Status.FINISHED
+    context.update({
+        "deal_records": deal_records(deals, facts),
+        "move_lines": [(line, context["names"][line.seat])
+                       for line in move_lines(moves, facts.drawn if facts and face_up else None)],
+        "chart": score_chart(context["names"], board.results) if board.results and not context.get("is_frustration") else None,
+        "frame": replay_frame(game, board.seats, board.seat, moves, _step(request, len(moves))) if board.view else None,
+        "title": f"Record of {game}",
+    })
+    return render(request, "records/record.html", context)
+
+
+@login_required
+@require_safe
+@vary_on_headers("HX-Request")
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One step of the replay (``?step=N``): the fragment for HTMX, else the record page's frame
+    alone in a page. While the game is in play the viewer sees their own seat only, up to now."""
+    try:
+        board = services.access_board(request.user, game_id)
+    except Refusal as refusal:
+        return _refused(request, refusal)
+    if board.view is None:
+        return _refused(request, Refusal(409, "not_started", "This game has not been dealt yet."))
+    moves = logged_moves(board.game)
+    frame = replay_frame(board.game, board.seats, board.seat, moves, _step(request, 0))
+    context = {"game": board.game, "frame": frame, "title": f"Replay of {board.game}"}
+    template = "records/_replay.html" if request.htmx else "records/replay.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_safe
+def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The finished game as JSON (docs/export-format.md), as a download; 409 while in play."""
+    try:
+        board = services.access_board(request.user, game_id)
+        data = export_game(board.game)
+    except Refusal as refusal:
+        return _refused(request, refusal)
+    except ExportRefused as refused:
+        return _refused(request, Refusal(409, "not_finished", str(refused)))
+    response = HttpResponse(json.dumps(data, indent=1), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="rummy-table-game-{game_id}.json"'
+    return response

@@ -1,0 +1,59 @@
+"""Browser test of a finished game's record: the score chart is drawn and the replay steps
+forward and back through HTMX without leaving the page."""
+from concurrent.futures import ThreadPoolExecutor
+
+from django.db import connection
+from playwright.sync_api import expect
+
+from records.replay import logged_moves
+from tests.records.helpers import computer_game
+
+
+def finished_game_made_off_the_event_loop(*args, **kwargs):
+    """``computer_game`` run in a worker thread: its after-commit events call ``async_to_sync``,
+    which refuses to run in this thread while Playwright's event loop is registered here."""
+
+    def make():
+        try:
+            return computer_game(*args, **kwargs)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(make).result()
+
+
+def test_record_page_shows_the_score_chart_and_the_replay_steps_forward_and_back(live_server_url, new_user_page):
+    game = finished_game_made_off_the_event_loop("standard", seed="e2e-record")
+    total = len(logged_moves(game))
+    page = new_user_page("viewer")
+    page.goto(f"/games/{game.pk}/record")
+    chart = page.get_by_test_id("score-chart")
+    expect(chart).to_be_visible()
+    expect(chart.locator("polyline")).to_have_count(2)
+    assert chart.locator("svg").bounding_box()["height"] > 100
+    position = page.get_by_test_id("replay-position")
+    expect(position).to_have_text(f"Move {total} of {total}")
+    page.evaluate("window.stayedOnPage = true")
+
+    page.get_by_test_id("replay-back").click()
+    expect(position).to_have_text(f"Move {total - 1} of {total}")
+    page.get_by_test_id("replay-first").click()
+    expect(position).to_have_text(f"Move 0 of {total}")
+    expect(page.get_by_test_id("replay-caption")).to_contain_text("As dealt")
+    page.get_by_test_id("replay-forward").click()
+    expect(position).to_have_text(f"Move 1 of {total}")
+    caption = page.get_by_test_id("replay-caption")
+    expect(caption).to_contain_text("draw")
+    page.get_by_test_id("replay-forward").click()
+    expect(position).to_have_text(f"Move 2 of {total}")
+    page.get_by_test_id("replay-back").click()
+    expect(position).to_have_text(f"Move 1 of {total}")
+    page.keyboard.press("ArrowRight")
+    expect(position).to_have_text(f"Move 2 of {total}")
+    page.keyboard.press("ArrowLeft")
+    expect(position).to_have_text(f"Move 1 of {total}")
+    # Face up after the game: the stock is shown card by card, and no card is face down.
+    expect(page.get_by_test_id("replay-stock").locator(".card")).not_to_have_count(0)
+    expect(page.locator("#replay .card-back")).to_have_count(0)
+    assert page.evaluate("window.stayedOnPage") is True
