@@ -17,6 +17,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from records.services import void_game_record
+
 from . import notify, services, store
 from .engine.cards import Card as EngineCard
 from .models import AuditEntry, Game, Report, Seat
@@ -180,7 +182,8 @@ def abort_game(acting_user, game_id: int, reason: str) -> Game:
 
 def void_game(acting_user, game_id: int, reason: str) -> Game:
     """Declare finished game ``game_id`` void: status ``voided``; its standings stay on record but
-    count for nothing (history and ratings skip voided games).
+    count for nothing: ``records.services.void_game_record`` takes it out of the match histories
+    and profile statistics and rebuilds the ratings as if it had never been rated.
 
     Needs ``games.moderate_game``. Raises Refusal 403, 404, 409 (not finished), 400 (no reason).
     """
@@ -191,6 +194,7 @@ def void_game(acting_user, game_id: int, reason: str) -> Game:
         if game.status != Game.Status.FINISHED:
             raise Refusal(409, "not_finished", "Only a finished game can be voided; abort a game in play.")
         game.status = Game.Status.VOIDED
+        void_game_record(game)
         _audit(acting_user, AuditEntry.Action.VOID_GAME, reason, game=game)
         _bump(game)
     return game

@@ -5,11 +5,18 @@ makes it unrated (``computer``), and so does a seat most of whose moves were mad
 someone or something else (``autopilot``: Move.actor other than ``player``, e.g. the autopilot
 or a moderator). Rating uses OpenSkill's Plackett-Luce model, which takes a finishing order of 2-4
 players with shared places for ties.
+
+A voided game counts for nothing (``unrate_game``): its rating changes are deleted and every rated
+game of its type finished after it that its players' ratings reached, directly or through later
+opponents, is rated again in finishing order, so the ratings are exactly what rating the remaining
+games alone would give.
 """
 from __future__ import annotations
 
 from collections import Counter
+from itertools import groupby
 
+from django.db.models import Count
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -61,12 +68,81 @@ def rate_game(game: Game, seats: list[Seat]) -> list[RatingChange]:
                                 for user in users], ignore_conflicts=True)
     locked = {r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=users, variant=game.variant)}
     ratings = [locked[user] for user in users]
-    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
-    updated = MODEL.rate(teams, ranks=[seat.place for seat in seats])
+    updated = rate_table([(r.mu, r.sigma) for r in ratings], [seat.place for seat in seats])
     changes, now = [], timezone.now()
-    for rating, [after] in zip(ratings, updated):
+    for rating, (mu, sigma) in zip(ratings, updated):
         changes.append(RatingChange(user_id=rating.user_id, variant=game.variant, game=game, mu_before=rating.mu,
-                                    sigma_before=rating.sigma, mu_after=after.mu, sigma_after=after.sigma))
-        rating.mu, rating.sigma, rating.games, rating.updated_at = after.mu, after.sigma, rating.games + 1, now
+                                    sigma_before=rating.sigma, mu_after=mu, sigma_after=sigma))
+        rating.mu, rating.sigma, rating.games, rating.updated_at = mu, sigma, rating.games + 1, now
     Rating.objects.bulk_update(ratings, ["mu", "sigma", "games", "updated_at"])
     return RatingChange.objects.bulk_create(changes)
+
+
+def rate_table(before: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
+    """The ``(mu, sigma)`` of each player after one rated game, from their ``(mu, sigma)`` before
+    it and their ``places`` (1 = first, equal places are ties), in the same order: the one use of
+    the rating model."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    return [(after.mu, after.sigma) for [after] in MODEL.rate(teams, ranks=places)]
+
+
+def unrate_game(game: Game) -> list[int]:
+    """Undo the rating effect of ``game`` (being voided) and return the ids of the users whose
+    rating in its game type was rebuilt, sorted.
+
+    The game's RatingChange rows are deleted. Starting from its players' ratings before it, the
+    rated games of the same type that finished after it (``PlayerResult.rated``, in finishing
+    order: ``finished_at``, then game id) are rated again with ``rate_table`` whenever a player
+    whose rating was rebuilt sits at the table; that game's other players are rebuilt from then on
+    too, the rest keep their recorded ratings. Their RatingChange rows are rewritten and their
+    Rating rows set to the last result (a user left with no rated game of the type loses the row,
+    as if never rated). Rating rows are locked (``select_for_update``, in user order) as in
+    ``rate_game``. Must run inside a transaction; an unrated game changes nothing. About ten
+    queries whatever the number of games; the later games come from one read of the type's
+    ``PlayerResult`` rows finished after the game.
+    """
+    voided = list(RatingChange.objects.filter(game=game))
+    if not voided:
+        return []
+    variant = game.variant
+    rebuilt = {change.user_id: (change.mu_before, change.sigma_before) for change in voided}
+    _lock(rebuilt, variant)
+    later = (PlayerResult.objects.filter(variant=variant, rated=True, finished_at__gte=game.finished_at)
+             .exclude(finished_at=game.finished_at, game_id__lte=game.pk)
+             .order_by("finished_at", "game_id", "position").values_list("game_id", "user_id", "place"))
+    tables = [(game_id, [(user, place) for _, user, place in rows]) for game_id, rows in groupby(later, lambda r: r[0])]
+    changes = {(c.game_id, c.user_id): c for c in RatingChange.objects.filter(
+        variant=variant, game__finished_at__gte=game.finished_at).exclude(game=game)}
+    rewritten = []
+    for game_id, table in tables:
+        if not any(user in rebuilt for user, _ in table):
+            continue
+        rows = [changes[(game_id, user)] for user, _ in table]
+        before = [rebuilt.get(row.user_id, (row.mu_before, row.sigma_before)) for row in rows]
+        for row, (mu, sigma), after in zip(rows, before, rate_table(before, [place for _, place in table])):
+            row.mu_before, row.sigma_before, (row.mu_after, row.sigma_after) = mu, sigma, after
+            rebuilt[row.user_id] = after
+            rewritten.append(row)
+    RatingChange.objects.filter(game=game).delete()
+    RatingChange.objects.bulk_update(rewritten, ["mu_before", "sigma_before", "mu_after", "sigma_after"])
+    _store(rebuilt, variant)
+    return sorted(rebuilt)
+
+
+def _lock(users, variant: str) -> dict[int, Rating]:
+    rows = Rating.objects.select_for_update().filter(user_id__in=users, variant=variant).order_by("user_id")
+    return {rating.user_id: rating for rating in rows}
+
+
+def _store(latest: dict[int, tuple[float, float]], variant: str) -> None:
+    """Set the Rating rows of ``latest``'s users to their ``(mu, sigma)`` and their rated game
+    count; delete the rows of users with no rated game of ``variant`` left."""
+    locked = _lock(latest, variant)
+    counts = dict(RatingChange.objects.filter(user_id__in=latest, variant=variant)
+                  .values("user_id").annotate(n=Count("id")).values_list("user_id", "n"))
+    now = timezone.now()
+    for user, rating in locked.items():
+        rating.mu, rating.sigma = latest[user]
+        rating.games, rating.updated_at = counts.get(user, 0), now
+    Rating.objects.filter(pk__in=[r.pk for r in locked.values() if not r.games]).delete()
+    Rating.objects.bulk_update([r for r in locked.values() if r.games], ["mu", "sigma", "games", "updated_at"])

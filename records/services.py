@@ -1,4 +1,5 @@
-"""The one writer of the records app's rows: called by ``games.services`` when a game finishes."""
+"""The one writer of the records app's rows: called by ``games.services`` when a game finishes and
+by ``games.moderation.void_game`` when a moderator voids one."""
 from __future__ import annotations
 
 from games.models import Game, Seat
@@ -25,3 +26,16 @@ def record_finished_game(game: Game, seats: list[Seat]) -> list[PlayerResult]:
     if rated:
         ratings.rate_game(game, seats)
     return results
+
+
+def void_game_record(game: Game) -> list[int]:
+    """Make the voided ``game`` count for nothing: delete its PlayerResult rows, so it leaves
+    every match history, profile statistic and recent-games list (which read those rows alone),
+    and undo its rating effect (``ratings.unrate_game``: ratings rebuilt as if it had never been
+    rated). The game's own rows (seats, standings, moves) stay on record.
+
+    Runs inside the moderator's transaction that voids the game. Returns the ids of the users
+    whose ratings were rebuilt (empty for an unrated game).
+    """
+    PlayerResult.objects.filter(game=game).delete()
+    return ratings.unrate_game(game)
