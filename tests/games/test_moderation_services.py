@@ -7,10 +7,12 @@ from accounts.models import Suspension
 from games import moderation, services
 from games.models import AuditEntry, Game, Move, Report, Seat
 from games.services import Refusal
+from records.models import PlayerResult, Rating, RatingChange
 from tests.factories import (
     hand_keys, load_state, make_started_game, make_table, make_user, play_moves, seat_to_move, seats_of, snapshot,
 )
 from tests.moderators import make_moderator, moderators_group
+from tests.records.helpers import people_game
 
 pytestmark = pytest.mark.django_db
 
@@ -67,11 +69,30 @@ def test_void_only_a_finished_game():
     moderator = make_moderator()
     assert refusal_of(moderation.void_game, moderator, game.pk, REASON).code == "not_finished"
     play_moves(game)
-    assert game.status == Game.Status.FINISHED
+    assert game.status == Game.Status.FINISHED and PlayerResult.objects.filter(game=game).count() == 1
     moderation.void_game(moderator, game.pk, REASON)
     game.refresh_from_db()
     assert game.status == Game.Status.VOIDED
     assert list(AuditEntry.objects.values_list("action", flat=True)) == ["void_game"]
+    # It counts for nothing: its result leaves the match history (records.services.void_game_record).
+    assert not PlayerResult.objects.filter(game=game).exists()
+    assert refusal_of(moderation.void_game, moderator, game.pk, REASON).code == "not_finished"
+
+
+def test_an_ordinary_player_cannot_void_their_finished_rated_game():
+    game = people_game("standard", humans=2, seed="void-refused")
+    player = seats_of(game)[0].user
+    results = list(PlayerResult.objects.filter(game=game).order_by("user_id").values())
+    ratings = list(Rating.objects.order_by("user_id").values("user_id", "mu", "sigma", "games"))
+    changes = list(RatingChange.objects.filter(game=game).order_by("user_id").values())
+    assert len(results) == len(ratings) == len(changes) == 2
+    refusal = refusal_of(moderation.void_game, player, game.pk, REASON)
+    assert (refusal.status, refusal.code) == (403, "not_moderator")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and not AuditEntry.objects.exists()
+    assert list(PlayerResult.objects.filter(game=game).order_by("user_id").values()) == results
+    assert list(Rating.objects.order_by("user_id").values("user_id", "mu", "sigma", "games")) == ratings
+    assert list(RatingChange.objects.filter(game=game).order_by("user_id").values()) == changes
 
 
 def test_a_reason_is_required():
