@@ -1,4 +1,6 @@
-"""Match history queries: a user's finished games, filtered and paged by keyset.
+"""Match history queries: a user's finished games, filtered and paged by keyset. A voided game has
+no ``PlayerResult`` rows left (``records.services.void_game_record``), so it is in no history,
+statistic or recent-games list without any filter here.
 
 Every query starts with the user and walks an index that begins with the user and the finishing
 time (``PlayerResult`` Meta), and a page fetches one row more than it shows to know whether more

@@ -1,7 +1,8 @@
 """Rows of the match history and the ratings.
 
 ``PlayerResult`` is one row per person per finished game, written once when the game finishes
-(``records.services.record_finished_game``); the history pages read it alone, through indexes
+(``records.services.record_finished_game``) and deleted when a moderator voids the game
+(``records.services.void_game_record``); the history pages read it alone, through indexes
 that start with the user, so a page costs the same with 10 or 100,000 games. ``Rating`` is a
 user's current OpenSkill rating in one game type; ``RatingChange`` is the history of it, one row
 per rated game.

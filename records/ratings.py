@@ -96,24 +96,42 @@ def unrate_game(game: Game) -> list[int]:
     whose rating was rebuilt sits at the table; that game's other players are rebuilt from then on
     too, the rest keep their recorded ratings. Their RatingChange rows are rewritten and their
     Rating rows set to the last result (a user left with no rated game of the type loses the row,
-    as if never rated). Rating rows are locked (``select_for_update``, in user order) as in
-    ``rate_game``. Must run inside a transaction; an unrated game changes nothing. About ten
-    queries whatever the number of games; the later games come from one read of the type's
-    ``PlayerResult`` rows finished after the game.
+    as if never rated).
+
+    Every rebuilt user's Rating row is locked (``select_for_update``) before their games are read
+    for the last time: a pass that reaches players not yet locked locks them and reads again
+    (usually two passes of three queries), so a game finishing meanwhile is either read here or
+    rated after this transaction on top of the rebuilt rating. Must run inside a transaction; an
+    unrated game changes nothing.
     """
     voided = list(RatingChange.objects.filter(game=game))
     if not voided:
         return []
     variant = game.variant
-    rebuilt = {change.user_id: (change.mu_before, change.sigma_before) for change in voided}
-    _lock(rebuilt, variant)
-    later = (PlayerResult.objects.filter(variant=variant, rated=True, finished_at__gte=game.finished_at)
+    start = {change.user_id: (change.mu_before, change.sigma_before) for change in voided}
+    locked = _lock(start, variant)
+    while True:
+        rebuilt, rewritten = _rate_again(game, start)
+        if rebuilt.keys() <= locked.keys():
+            break
+        locked.update(_lock(rebuilt.keys() - locked.keys(), variant))
+    RatingChange.objects.filter(game=game).delete()
+    RatingChange.objects.bulk_update(rewritten, ["mu_before", "sigma_before", "mu_after", "sigma_after"])
+    _store(rebuilt, [locked[user] for user in rebuilt], variant)
+    return sorted(rebuilt)
+
+
+def _rate_again(game: Game, start: dict[int, tuple[float, float]]) -> tuple[dict, list[RatingChange]]:
+    """One pass of ``unrate_game``: rate again, from the ``(mu, sigma)`` per user in ``start``, the
+    rated games of ``game``'s type after it that the rebuilt users reached. Returns the rebuilt
+    users' last ``(mu, sigma)`` and the RatingChange rows changed (not saved)."""
+    later = (PlayerResult.objects.filter(variant=game.variant, rated=True, finished_at__gte=game.finished_at)
              .exclude(finished_at=game.finished_at, game_id__lte=game.pk)
              .order_by("finished_at", "game_id", "position").values_list("game_id", "user_id", "place"))
     tables = [(game_id, [(user, place) for _, user, place in rows]) for game_id, rows in groupby(later, lambda r: r[0])]
     changes = {(c.game_id, c.user_id): c for c in RatingChange.objects.filter(
-        variant=variant, game__finished_at__gte=game.finished_at).exclude(game=game)}
-    rewritten = []
+        variant=game.variant, game__finished_at__gte=game.finished_at).exclude(game=game)}
+    rebuilt, rewritten = dict(start), []
     for game_id, table in tables:
         if not any(user in rebuilt for user, _ in table):
             continue
@@ -123,10 +141,7 @@ def unrate_game(game: Game) -> list[int]:
             row.mu_before, row.sigma_before, (row.mu_after, row.sigma_after) = mu, sigma, after
             rebuilt[row.user_id] = after
             rewritten.append(row)
-    RatingChange.objects.filter(game=game).delete()
-    RatingChange.objects.bulk_update(rewritten, ["mu_before", "sigma_before", "mu_after", "sigma_after"])
-    _store(rebuilt, variant)
-    return sorted(rebuilt)
+    return rebuilt, rewritten
 
 
 def _lock(users, variant: str) -> dict[int, Rating]:
@@ -134,15 +149,14 @@ def _lock(users, variant: str) -> dict[int, Rating]:
     return {rating.user_id: rating for rating in rows}
 
 
-def _store(latest: dict[int, tuple[float, float]], variant: str) -> None:
-    """Set the Rating rows of ``latest``'s users to their ``(mu, sigma)`` and their rated game
-    count; delete the rows of users with no rated game of ``variant`` left."""
-    locked = _lock(latest, variant)
+def _store(latest: dict[int, tuple[float, float]], rows: list[Rating], variant: str) -> None:
+    """Set the locked Rating ``rows`` to their users' ``(mu, sigma)`` in ``latest`` and their rated
+    game count; delete the rows of users with no rated game of ``variant`` left."""
     counts = dict(RatingChange.objects.filter(user_id__in=latest, variant=variant)
                   .values("user_id").annotate(n=Count("id")).values_list("user_id", "n"))
     now = timezone.now()
-    for user, rating in locked.items():
-        rating.mu, rating.sigma = latest[user]
-        rating.games, rating.updated_at = counts.get(user, 0), now
-    Rating.objects.filter(pk__in=[r.pk for r in locked.values() if not r.games]).delete()
-    Rating.objects.bulk_update([r for r in locked.values() if r.games], ["mu", "sigma", "games", "updated_at"])
+    for rating in rows:
+        rating.mu, rating.sigma = latest[rating.user_id]
+        rating.games, rating.updated_at = counts.get(rating.user_id, 0), now
+    Rating.objects.filter(pk__in=[r.pk for r in rows if not r.games]).delete()
+    Rating.objects.bulk_update([r for r in rows if r.games], ["mu", "sigma", "games", "updated_at"])
