@@ -10,7 +10,8 @@ from builders import (DrawStock, Phase, TakeDiscard, card, deal_cards, discard, 
 from games.engine.actions import ChooseTarget, Discard, LayMeld, PlayAction, SwapWild
 from games.engine.cards import frayzy_deck
 from games.engine.errors import IllegalAction
-from games.engine.melds import candidate_melds, read_meld
+from games.engine.candidates import candidate_melds
+from games.engine.melds import read_meld
 from games.engine.state import GameState, HandResult
 from games.engine.variants import make_variant
 from games.engine.variants.frayzy import EXTENDED_TARGET, MELD_RULES, Frayzy

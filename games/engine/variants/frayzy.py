@@ -21,7 +21,8 @@ from ..actions import (Action, ChooseTarget, Discard, DrawStock, LayMeld, LayOff
                        TakeDiscard)
 from ..cards import DISCARD1, DRAW5, FRAYZY_WILD, NUMBERS, SKIP, Card, frayzy_deck
 from ..errors import IllegalAction
-from ..melds import MeldRules, candidate_melds, declaration, extension_readings, show, swappable_wilds
+from ..candidates import candidate_melds
+from ..melds import MeldRules, declaration, extension_readings, show, swappable_wilds
 from ..state import DealState, HandResult, Phase
 from .base import Variant
 
