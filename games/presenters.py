@@ -204,7 +204,7 @@ def _describe_action_card(event: dict, names: list[str]) -> str:
     who = names[event["seat"]]
     if event["action"] == SKIP:
         skipped = event["skipped"]
-        if skipped == (event["seat"] + 1) % len(names) and len(names) == 2:
+        if len(names) == 2:
             return f"{who} played Skip: {names[skipped]} is skipped and {who} takes another turn."
         return f"{who} played Skip: {names[skipped]} is skipped."
     if event["action"] == DISCARD1:

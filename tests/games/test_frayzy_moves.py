@@ -166,3 +166,17 @@ def test_an_action_card_thrown_away_as_a_discard_is_refused():
     game = frayzy_game(["R7 SKIP", "Y1 Y2"])
     assert_move_refused(game, {"type": "discard", "card": "SKIP"}, 422, "play_action_card",
                         "Skip ends your turn by being played")
+
+
+def test_a_skip_start_card_is_explained_on_every_board():
+    game = frayzy_game(["R7 B3", "Y1 Y2", "G1 G2"], players=3, discard="SKIP", phase="draw", turn=2, dealer=0)
+    for position in (0, 1, 2):
+        assert "The start card is a Skip: bob loses the first turn and cat plays first (rule F4)." in \
+            board_of(game, position)
+
+
+def test_skip_with_two_players_says_the_player_goes_again():
+    game = frayzy_game(["R7 SKIP", "Y1 Y2"])
+    post_move(login(seat_to_move(game).user), game, {"type": "play_action", "card": "SKIP"}, game.version)
+    assert load_state(game).deal.turn == 0
+    assert "ann played Skip: bob is skipped and ann takes another turn." in board_of(game, 1)

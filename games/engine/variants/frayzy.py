@@ -158,12 +158,13 @@ class Frayzy(Variant):
         actions: list[Action] = [LayMeld(tuple(c.key for c in shape.cards), declaration(shape, shape.cards))
                                  for shape in candidate_melds(hand, MELD_RULES) if self._way_out(deal, hand, shape.cards)]
         for card in hand:
+            lays_off = self._way_out(deal, hand, (card,))
             for meld in deal.melds:
-                if self._way_out(deal, hand, (card,)):
+                if lays_off:
                     actions += [LayOff(meld.id, (card.key,), declaration(grown, (card,)))
                                 for grown in extension_readings(meld.shape, (card,), MELD_RULES)[0]]
-                actions += [SwapWild(meld.id, card.key, wild.key) for wild in swappable_wilds(meld.shape, card, MELD_RULES)
-                            if card != deal.taken_discard or self._way_out(deal, hand, (card,))]
+                # A swap keeps the hand's size and brings in the Wild, which may always be discarded.
+                actions += [SwapWild(meld.id, card.key, wild.key) for wild in swappable_wilds(meld.shape, card, MELD_RULES)]
         actions += [Discard(c.key) for c in hand if c != deal.taken_discard and not c.is_action]
         played: set[str] = set()
         for card in hand:
