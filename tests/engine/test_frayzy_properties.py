@@ -27,7 +27,7 @@ from games.engine.variants.frayzy import MELD_RULES, Frayzy
 FULL_DECK = sorted(frayzy_deck())
 MAX_MOVES = 20_000
 
-PLAYOUT = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PLAYOUT = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def playout(players: int, seed: str, bot_seed: int) -> Iterator[tuple[GameState, int, Action, GameState, list[dict]]]:
