@@ -69,7 +69,7 @@ def test_f2_two_to_four_players(players):
 def test_f3_ten_cards_each_the_rest_is_the_stock_and_the_first_dealer_is_random():
     state = new_game(4)
     assert [len(h) for h in state.deal.hands] == [10, 10, 10, 10]
-    assert len(state.deal.stock) == 116 - 40 - 1 - (5 if state.deal.phase == Phase.PLAY else 0)
+    assert len(state.deal.stock) == 116 - 40 - 1
     assert {new_game(4, f"dealer-{n}").deal.dealer for n in range(30)} == {0, 1, 2, 3}
 
 
@@ -134,7 +134,8 @@ def test_f4_the_start_card_does_not_count_as_the_first_players_action_card():
 def test_f5_play_starts_left_of_the_dealer_and_the_deal_passes_clockwise():
     state = frayzy(["R5", "R1 B2"], turn=0, dealer=1)
     after, events = state.apply(0, discard("R5"))
-    assert after.deal.number == 2 and after.deal.dealer == 2 % 2
+    assert after.deal.number == 2 and after.deal.dealer == 0
+    assert after.deal.turn == 1 or after.deal.discard[0].is_action
     assert events[-1]["type"] == "new_deal" and events[-1]["dealer"] == 0
 
 
