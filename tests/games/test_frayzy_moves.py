@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Deal, Game, Seat
+from games.presenters import describe_event
 from tests.engine.builders import frayzy
 from tests.factories import (assert_move_refused, load_state, login, make_started_game, make_user, post_move,
                              put_position, seat_to_move, seats_of, snapshot)
@@ -180,3 +181,18 @@ def test_skip_with_two_players_says_the_player_goes_again():
     post_move(login(seat_to_move(game).user), game, {"type": "play_action", "card": "SKIP"}, game.version)
     assert load_state(game).deal.turn == 0
     assert "ann played Skip: bob is skipped and ann takes another turn." in board_of(game, 1)
+
+
+@pytest.mark.parametrize("event, text", [
+    ({"type": "new_deal", "deal": 2, "dealer": 1, "start_card": "DRAW5~2"},
+     "Round 2 begins: the start card is a Draw 5: bob (the dealer) chooses who draws 5 cards."),
+    ({"type": "new_deal", "deal": 3, "dealer": 2, "start_card": "DISCARD1"},
+     "Round 3 begins: the start card is a Discard 1: cat (the dealer) discards one card on top of it."),
+    ({"type": "new_deal", "deal": 4, "dealer": 0, "start_card": "R7"}, "Round 4 begins: bob plays first."),
+    ({"type": "draw_five", "seat": 1, "target": 1, "count": 5, "start_card": False}, "bob made themselves draw 5."),
+    ({"type": "draw_five", "seat": 0, "target": 2, "count": 3, "start_card": False},
+     "ann made cat draw 5 (only 3 left in the stock)."),
+    ({"type": "stock_exhausted"}, "The stock is used up: the round ends after this turn."),
+])
+def test_the_move_log_words_for_frayzy_events(event, text):
+    assert describe_event(event, ["ann", "bob", "cat"], "Round") == text
