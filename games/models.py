@@ -153,7 +153,7 @@ class Deal(models.Model):
     seed = models.CharField(max_length=64)
     commitment = models.CharField(max_length=64, blank=True)
     turn = models.PositiveSmallIntegerField()
-    phase = models.CharField(max_length=10)
+    phase = models.CharField(max_length=16)
     taken_discard = models.CharField(max_length=8, blank=True)
     rebuilds = models.PositiveSmallIntegerField(default=0)
     stalemate = models.BooleanField(default=False)

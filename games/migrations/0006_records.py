@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_frustration_rummy'),
+        ('games', '0004_frayzy'),
     ]
 
     operations = [

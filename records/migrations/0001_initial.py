@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
             name='PlayerResult',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('variant', models.CharField(choices=[('standard', 'Standard Rummy'), ('wild', 'Wild Rummy'), ('frustration', 'Frustration Rummy')], max_length=20)),
+                ('variant', models.CharField(choices=[('standard', 'Standard Rummy'), ('wild', 'Wild Rummy'), ('frustration', 'Frustration Rummy'), ('frayzy', 'Frayzy')], max_length=20)),
                 ('position', models.PositiveSmallIntegerField()),
                 ('place', models.PositiveSmallIntegerField()),
                 ('players', models.PositiveSmallIntegerField()),
@@ -41,7 +41,7 @@ class Migration(migrations.Migration):
             name='Rating',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('variant', models.CharField(choices=[('standard', 'Standard Rummy'), ('wild', 'Wild Rummy'), ('frustration', 'Frustration Rummy')], max_length=20)),
+                ('variant', models.CharField(choices=[('standard', 'Standard Rummy'), ('wild', 'Wild Rummy'), ('frustration', 'Frustration Rummy'), ('frayzy', 'Frayzy')], max_length=20)),
                 ('mu', models.FloatField()),
                 ('sigma', models.FloatField()),
                 ('games', models.PositiveIntegerField(default=0)),
@@ -57,7 +57,7 @@ class Migration(migrations.Migration):
             name='RatingChange',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('variant', models.CharField(choices=[('standard', 'Standard Rummy'), ('wild', 'Wild Rummy'), ('frustration', 'Frustration Rummy')], max_length=20)),
+                ('variant', models.CharField(choices=[('standard', 'Standard Rummy'), ('wild', 'Wild Rummy'), ('frustration', 'Frustration Rummy'), ('frayzy', 'Frayzy')], max_length=20)),
                 ('mu_before', models.FloatField()),
                 ('sigma_before', models.FloatField()),
                 ('mu_after', models.FloatField()),

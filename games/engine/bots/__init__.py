@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from . import contract, simple
 
-CHOOSERS = {"frustration": contract.choose}
+CHOOSERS = {"frustration": contract.choose, "frayzy": simple.choose}
 
 
 def chooser(variant: str):
-    """The choose function for ``variant``: the contract player for Frustration Rummy, else the simple one."""
+    """The choose function for ``variant``: the contract player for Frustration Rummy, the simple one
+    (which also plays Frayzy's action cards) for the others."""
     return CHOOSERS.get(variant, simple.choose)
