@@ -5,8 +5,8 @@ from games import services
 from games.models import Game
 from tests.factories import make_started_game, make_user, play_moves
 
-QUICK_OPTIONS = {"standard": {"target": 25}, "wild": None, "frustration": {"max_rounds": 14}}
-"""Table options that end a game of each variant quickly (S15 target, R16 round limit)."""
+QUICK_OPTIONS = {"standard": {"target": 25}, "wild": None, "frustration": {"max_rounds": 14}, "frayzy": {"target": 25}}
+"""Table options that end a game of each variant quickly (S15 and F18 targets, R16 round limit)."""
 
 
 def computer_game(variant: str = "standard", players: int = 2, seed: str = "records", moves: int | None = None) -> Game:
