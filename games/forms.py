@@ -5,6 +5,7 @@ from django import forms
 from django.http import QueryDict
 
 from .engine.variants import VARIANTS
+from .models import DAY, TIME_PER_MOVE_CHOICES
 from .engine.variants.standard import DEFAULT_TARGET
 from .services import Refusal
 
@@ -29,6 +30,11 @@ class NewTableForm(forms.Form):
     target = forms.IntegerField(min_value=LOWEST_TARGET, max_value=HIGHEST_TARGET, initial=DEFAULT_TARGET,
                                 required=False, label="Standard Rummy: game ends when a player reaches (penalty points)")
     going_rummy = forms.BooleanField(required=False, label="Standard Rummy: going rummy doubles penalties (rule S14)")
+    time_per_move = forms.TypedChoiceField(choices=TIME_PER_MOVE_CHOICES, coerce=int, initial=DAY,
+                                           required=False, empty_value=DAY,
+                                           label="Time per move (then the computer plays the turn)")
+    absence_stops_clock = forms.BooleanField(required=False, initial=True,
+                                             label="A player's clock stops while they are away (declared absence)")
 
     def clean_target(self):
         """A missing target means the default (S15)."""
@@ -40,7 +46,8 @@ class NewTableForm(forms.Form):
         data = self.cleaned_data
         options = {name: data[name] for name in VARIANT_OPTIONS.get(data["variant"], ())}
         return {"variant": data["variant"], "players": data["players"], "is_private": data["is_private"],
-                "options": options}
+                "options": options, "time_per_move": data["time_per_move"],
+                "absence_stops_clock": data["absence_stops_clock"]}
 
 
 def _declared_wilds(text: str) -> dict[str, str]:
