@@ -130,6 +130,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis carries the channel layer and the cache (rate limits) when REDIS_URL is set.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Without Redis the channel layer lives in one process, so events sent by the job worker (another
+# process) reach no page: pages then also ask for the game's version every this many
+# milliseconds. 0 (no polling) with Redis, as in production.
+RUMMY_PAGE_POLL_MS = 0 if REDIS_URL else int(os.environ.get("RUMMY_PAGE_POLL_MS", "1000"))
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {

@@ -75,6 +75,11 @@
   });
   document.body.addEventListener("htmx:afterSettle", function () { showTitle(); catchUp(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { checkVersion(); } });
+  // Development without Redis: the worker's events reach no page, so compare versions now and then.
+  var pollMs = parseInt(document.body.dataset.pollMs || "0", 10);
+  if (pollMs > 0) {
+    window.setInterval(function () { if (!document.hidden) { checkVersion(); } }, pollMs);
+  }
   showTitle();
   connect();
 })();

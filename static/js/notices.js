@@ -68,6 +68,12 @@
   }
 
   window.setInterval(function () { send("ping"); }, PING_MS);
+  // Without a shared channel layer (development without Redis) the worker's events cannot reach
+  // this page: ask for the count now and then instead.
+  var pollMs = parseInt(document.body.dataset.pollMs || "0", 10);
+  if (pollMs > 0) {
+    window.setInterval(function () { if (!document.hidden) { send("sync"); } }, pollMs);
+  }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { send("sync"); } });
   document.title = titled(document.title);
   connect();

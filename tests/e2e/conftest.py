@@ -1,11 +1,13 @@
 """Browser-test fixtures: Debian's chromium driven by Playwright against a live daphne server.
 
 The server is the project's real ASGI application (HTTP and websockets) served by daphne in a forked
-process on 127.0.0.1 and a free port, reading and writing the pytest test database. Tests that use
+process on 127.0.0.1 and a free port, reading and writing the pytest test database; a forked
+``db_worker`` process runs the background jobs (computer turns) as in production. Tests that use
 ``live_server_url`` get ``transactional_db``: what a test writes is committed, so the server sees it,
 and the tables are emptied after the test.
 """
 import itertools
+import multiprocessing
 import re
 import shutil
 import time
@@ -13,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from daphne.testing import DaphneProcess
-from django.db import connections
+from django.db import DatabaseError, connections
 from playwright.sync_api import expect, sync_playwright
 
 SERVER_HOST = "127.0.0.1"
@@ -78,8 +80,41 @@ def _daphne_server(django_db_setup, django_db_blocker):
     process.join(10)
 
 
+WORKER_POLL_SECONDS = "0.05"
+
+
+def _run_worker():
+    """The forked worker process: django-tasks-db's ``db_worker`` on the test database, as
+    production runs it (``manage.py db_worker``), polling often so computer players answer fast.
+    It outlives the tables being emptied after each test."""
+    from django.core.management import call_command
+
+    while True:
+        connections.close_all()
+        try:
+            call_command("db_worker", "--queue-name", "*", "--interval", WORKER_POLL_SECONDS,
+                         "--no-startup-delay", "--no-reload", verbosity=0)
+        except DatabaseError:
+            # A test's tables were emptied under a running job (its result row is gone): go on
+            # with the next test's jobs.
+            continue
+
+
+@pytest.fixture(scope="session")
+def _job_worker(django_db_setup, django_db_blocker):
+    """A background-job worker process (computer turns, deadlines, e-mails) for the whole session,
+    forked like the server so that it uses the test database."""
+    with django_db_blocker.unblock():
+        connections.close_all()
+        process = multiprocessing.get_context("fork").Process(target=_run_worker, daemon=True)
+        process.start()
+    yield process
+    process.terminate()
+    process.join(10)
+
+
 @pytest.fixture
-def live_server_url(_daphne_server, transactional_db):
+def live_server_url(_daphne_server, _job_worker, transactional_db):
     """URL of the live server (``http://127.0.0.1:<port>``), with committed database access."""
     return _daphne_server
 
