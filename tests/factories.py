@@ -42,19 +42,21 @@ def make_user(name: str | None = None, *, password: str = PASSWORD):
 
 
 def make_table(creator=None, *, players: int = 2, is_private: bool = False, options: dict | None = None,
-               seed: str | None = None, creator_plays: bool = True, variant: str = "standard") -> Game:
+               seed: str | None = None, creator_plays: bool = True, variant: str = "standard",
+               **clock) -> Game:
     """Open a table of ``variant`` (Standard Rummy by default) through ``services.create_table``.
 
-    ``creator`` defaults to a new user; with ``creator_plays`` the creator holds seat 0.
+    ``creator`` defaults to a new user; with ``creator_plays`` the creator holds seat 0. ``clock``:
+    ``time_per_move`` (seconds) and ``absence_stops_clock``, passed on.
     """
     creator = creator or make_user()
     return services.create_table(creator, variant=variant, players=players, is_private=is_private,
-                                 options=options, creator_plays=creator_plays, seed=seed)
+                                 options=options, creator_plays=creator_plays, seed=seed, **clock)
 
 
 def make_started_game(players: int = 2, humans: int | Sequence | None = None, seed: str = "factory",
                       *, is_private: bool = False, options: dict | None = None,
-                      play_computers: bool = True, variant: str = "standard") -> Game:
+                      play_computers: bool = True, variant: str = "standard", **clock) -> Game:
     """Create, fill and start a game of ``variant`` (Standard Rummy by default) through the real
     services and return it (refreshed from the database).
 
@@ -65,7 +67,8 @@ def make_started_game(players: int = 2, humans: int | Sequence | None = None, se
             0..h-1 in order (the first one opens the table); computer players fill the rest. With
             0 humans a non-playing host opens the table, as ``manage.py simulate`` does.
         seed: the game seed (``create_table(seed=...)``), so the deal is reproducible.
-        is_private / options: table settings passed to ``create_table``.
+        is_private / options / clock (``time_per_move``, ``absence_stops_clock``): table settings
+            passed to ``create_table``.
         play_computers: after dealing, run the due jobs (``run_due_jobs``: computer seats move)
             until a person is to move, as the worker does after the start view.
     """
@@ -79,7 +82,7 @@ def make_started_game(players: int = 2, humans: int | Sequence | None = None, se
         raise ValueError(f"{len(people)} humans do not fit {players} seats")
     host = people[0] if people else make_user()
     game = make_table(host, players=players, is_private=is_private, options=options, seed=seed,
-                      creator_plays=bool(people), variant=variant)
+                      creator_plays=bool(people), variant=variant, **clock)
     for person in people[1:]:
         services.join_table(person, game.pk, game.invite_code)
     for _ in range(players - len(people)):
