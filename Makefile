@@ -17,7 +17,7 @@ venv: $(VENV_STAMP)
 # The job worker (computer turns, deadlines, e-mail) runs beside the site and stops with it.
 run: $(VENV_STAMP)
 	$(PYTHON) manage.py migrate
-	$(PYTHON) manage.py db_worker --queue-name '*' & worker=$$!; \
+	$(PYTHON) manage.py db_worker --queue-name '*' --interval 0.2 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PYTHON) manage.py runserver 127.0.0.1:8000
 

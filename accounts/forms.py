@@ -30,8 +30,8 @@ class PlayPreferencesForm(forms.ModelForm):
 
 
 class AbsenceForm(forms.Form):
-    """An absence from one moment to another (the browser's local time is taken as UTC+0 unless
-    the user's time zone says otherwise; the view makes them aware)."""
+    """An absence from one moment to another, in the user's own time zone (PlayPreferences): the
+    view makes the two times aware in that zone."""
 
     starts_at = forms.DateTimeField(label="Away from", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     ends_at = forms.DateTimeField(label="Back on", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))

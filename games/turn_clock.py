@@ -112,7 +112,8 @@ def after_change(game: Game, seats: list[Seat] | None = None) -> None:
     game row locked, ``version`` already bumped; the caller saves ``game``).
 
     Starts a new turn when the seat to move or the deal changed, and queues the next computer move
-    (after ``RUMMY_COMPUTER_PAUSE_SECONDS``) when the seat to move is played by the computer.
+    when the seat to move is played by the computer: after ``RUMMY_COMPUTER_PAUSE_SECONDS`` at the
+    start of its turn, at once within it.
     """
     if game.status != Game.Status.ACTIVE:
         if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
@@ -122,11 +123,12 @@ def after_change(game: Game, seats: list[Seat] | None = None) -> None:
     deal = Deal.objects.filter(game=game).order_by("-number").values_list("number", "turn").first()
     seats = seats if seats is not None else list(game.seats.order_by("position"))
     seat = seats[deal[1]]
-    if (game.turn_deal, game.turn_position) != deal or game.turn_number == 0:
+    new_turn = (game.turn_deal, game.turn_position) != deal or game.turn_number == 0
+    if new_turn:
         game.turn_deal = deal[0]
         _start_turn(game, seats, seat, timezone.now())
     if computer_actor(game, seat):
-        pause = settings.RUMMY_COMPUTER_PAUSE_SECONDS
+        pause = settings.RUMMY_COMPUTER_PAUSE_SECONDS if new_turn else 0
         when = timezone.now() + dt.timedelta(seconds=pause) if pause else None
         jobs.computer_turn.using(run_after=when).enqueue(game.pk, game.version)
 

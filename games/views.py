@@ -164,11 +164,12 @@ def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_version(request: HttpRequest, game_id: int) -> HttpResponse:
     """``{"version": n}`` of a game the user may watch: a tab that becomes visible again compares it
     with its board's and re-fetches when behind. 404/403 as the board."""
-    try:
-        board = services.access_board(request.user, game_id, recent_moves=0)
-    except Refusal as refusal:
-        return JsonResponse({"error": refusal.code}, status=refusal.status)
-    return JsonResponse({"version": board.game.version})
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return JsonResponse({"error": "no_such_game"}, status=404)
+    if not services.can_watch(request.user, game, list(game.seats.all())):
+        return JsonResponse({"error": "not_seated"}, status=403)
+    return JsonResponse({"version": game.version})
 
 
 @login_required
