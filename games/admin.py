@@ -4,13 +4,13 @@ Shuffle seeds are never shown: from a seed the stock order of every deal follows
 """
 from django.contrib import admin
 
-from .models import Deal, Game, Move, Seat
+from .models import Deal, Game, Move, Notification, Seat
 
 
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("position", "user", "bot_level", "total", "place")
+    fields = ("position", "user", "bot_level", "total", "place", "deadline", "expired_turns", "autopilot")
     readonly_fields = fields
     can_delete = False
 
@@ -53,3 +53,10 @@ class MoveAdmin(ReadOnlyAdmin):
     list_filter = ("actor",)
     search_fields = ("game__id",)
     list_select_related = ("game", "seat__user")
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "kind", "user", "game", "turn_number", "day")
+    list_filter = ("kind",)
+    search_fields = ("user__username", "game__id")

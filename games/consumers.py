@@ -1,11 +1,15 @@
-"""Websocket consumer: authenticate at connect, join the game's group, forward "changed" events.
+"""Websocket consumers: a game page joins the game's group and gets "changed" events; every page of a
+signed-in user joins the user's group (badge count, "your turn" notices) and records presence.
 
-It never decides rules and never sends cards: the page re-fetches its own board over HTTP.
+They never decide rules and never send cards: a page re-fetches its own board over HTTP.
 """
 from __future__ import annotations
 
+from datetime import timedelta
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.utils import timezone
 
 from .models import Connection, Game
@@ -14,6 +18,8 @@ from .notify import GAMES_WAITING, game_group, user_group
 from .services import can_watch
 
 FORBIDDEN = 4403
+STALE_CONNECTION_FACTOR = 10
+"""A Connection row not refreshed for this many presence windows is deleted."""
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -88,8 +94,12 @@ class UserConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": GAMES_WAITING, "count": count, "game": None, "name": "", "url": ""})
 
     def _seen_and_count(self) -> int:
+        now = timezone.now()
         Connection.objects.update_or_create(channel_name=self.channel_name,
-                                            defaults={"user_id": self.user_id, "last_seen": timezone.now()})
+                                            defaults={"user_id": self.user_id, "last_seen": now})
+        # Rows left behind by a server that died with the user's sockets open.
+        stale = now - timedelta(seconds=STALE_CONNECTION_FACTOR * settings.RUMMY_PRESENCE_SECONDS)
+        Connection.objects.filter(user_id=self.user_id, last_seen__lt=stale).delete()
         return waiting_count(self.user_id)
 
     async def games_waiting(self, event):

@@ -60,6 +60,7 @@ def _run_worker():
             # A test's tables were emptied under a running job (its result row is gone): go on
             # with the next test's jobs.
             continue
+        return  # stopped by SIGTERM
 
 
 @pytest.fixture(scope="session")
@@ -73,6 +74,9 @@ def _job_worker(django_db_setup, django_db_blocker):
     yield process
     process.terminate()
     process.join(10)
+    if process.is_alive():
+        process.kill()
+        process.join(5)
 
 
 @pytest.fixture
