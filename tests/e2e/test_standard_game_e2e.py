@@ -25,31 +25,40 @@ pytestmark = [pytest.mark.e2e]
 
 
 
+def press(button) -> None:
+    """Press a visible, enabled button (a click event on it, which submits its form)."""
+    expect(button).to_be_enabled()
+    button.dispatch_event("click")
+
+
 def play_in_browser(page, action) -> None:
-    """Carry out an engine action by clicking what a person would click, and wait for the new board."""
+    """Carry out an engine action by clicking what a person would click, and wait for the new board.
+
+    The action buttons are pressed with a click event on the button itself rather than a mouse
+    click at its position: the board may be swapped by a live update at that moment, and a mouse
+    click would then land on whatever is there."""
     before = shown_version(page)
     kind = action.to_json()["type"]
     if kind == "draw_stock":
-        page.get_by_role("button", name="Draw").click()
+        press(page.get_by_role("button", name="Draw"))
     elif kind == "take_discard":
-        page.get_by_role("button", name="Take").click()
+        press(page.get_by_role("button", name="Take"))
     elif kind == "lay_meld":
         select_cards(page, action.cards)
-        page.get_by_role("button", name="Lay down selected as a meld").click()
+        press(page.get_by_role("button", name="Lay down selected as a meld"))
     elif kind == "lay_off":
         select_cards(page, action.cards)
-        page.locator(f".meld[data-meld='{action.meld}']").get_by_role("button", name="Lay off here").click()
+        press(page.locator(f".meld[data-meld='{action.meld}']").get_by_role("button", name="Lay off here"))
     else:
         select_cards(page, [action.card])
-        page.get_by_role("button", name="Discard selected card").click()
+        press(page.get_by_role("button", name="Discard selected card"))
     wait_for_newer_board(page, before)
 
 
 def view_of(game: Game, position: int):
-    """The engine's player view of seat ``position`` as stored now (read in one transaction: the
-    worker may be writing a computer move meanwhile)."""
-    with transaction.atomic():
-        return store.load_state(store.load_rows(Game.objects.get(pk=game.pk))).player_view(position)
+    """The engine's player view of seat ``position`` as stored now (read with the game row locked:
+    the worker may be writing a computer move meanwhile)."""
+    return snapshot_of(game, position)[2]
 
 
 def test_two_players_take_turns_live(new_user_page):
@@ -89,18 +98,32 @@ def test_two_players_take_turns_live(new_user_page):
     print(f"\nother player's page showed 'Your turn' {max(latencies) * 1000:.0f} ms (max) after the discard was clicked")
 
 
+IDLE_PAGE = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+"""A page with no htmx request, swap or settle under way."""
+
+
+def snapshot_of(game, position):
+    """(status, version, view of seat ``position``) read together: the game row is locked while the
+    state is read, so the worker cannot move in between."""
+    with transaction.atomic():
+        row = Game.objects.select_for_update().get(pk=game.pk)
+        return row.status, row.version, store.load_state(store.load_rows(row)).player_view(position)
+
+
 def wait_for_turn(page, game, position, timeout=UPDATE_TIMEOUT_MS / 1000):
     """Wait until the worker has played the computer's turns, ``position`` is to move and ``page``
-    shows the board as it is now; return its view (None when the game ended meanwhile)."""
+    shows that board, settled; return its view (None when the game ended meanwhile)."""
     deadline = time.monotonic() + timeout
     while True:
-        game.refresh_from_db()
-        if game.status == Game.Status.FINISHED:
+        status, version, view = snapshot_of(game, position)
+        if status == Game.Status.FINISHED:
             return None
-        view = view_of(game, position)
-        if view.legal_actions and shown_version(page) == game.version:
-            return view
-        assert time.monotonic() < deadline, f"no turn for seat {position} shown at version {game.version}"
+        if view.legal_actions and shown_version(page) == version:
+            # Let the page finish any request and swap, then make sure nothing moved meanwhile.
+            page.wait_for_function(IDLE_PAGE)
+            if shown_version(page) == version == snapshot_of(game, position)[1]:
+                return view
+        assert time.monotonic() < deadline, f"no turn for seat {position} shown at version {version}"
         time.sleep(0.05)
 
 
