@@ -1,4 +1,4 @@
-# Development entry points: `make run` serves the site, `make test` runs the whole test suite.
+# Development entry points: `make run` serves the site with its job worker, `make test` runs the whole test suite.
 PYTHON3 ?= python3
 VENV := .venv
 PYTHON := $(VENV)/bin/python
@@ -14,8 +14,11 @@ $(VENV_STAMP): requirements.txt requirements-dev.txt
 
 venv: $(VENV_STAMP)
 
+# The job worker (computer turns, deadlines, e-mail) runs beside the site and stops with it.
 run: $(VENV_STAMP)
 	$(PYTHON) manage.py migrate
+	$(PYTHON) manage.py db_worker --queue-name '*' --interval 0.2 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PYTHON) manage.py runserver 127.0.0.1:8000
 
 test: $(VENV_STAMP)

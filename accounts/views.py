@@ -1,18 +1,24 @@
-"""Profile and match history pages. Thin: queries come from ``records.history``."""
+"""Profile and match history pages (queries come from ``records.history``), and the preferences
+page: e-mail notices, quiet hours, time zone, and declared absences."""
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_safe
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_safe
 
+from games import notices, turn_clock
 from games.models import Game
 from records.chart import Chart, line_chart
 from records.history import HistoryFilters, history_page, variant_stats
 from records.models import Rating, RatingChange
 
-from .forms import HistoryFilterForm
+from .forms import AbsenceForm, HistoryFilterForm, PlayPreferencesForm
+from .models import Absence
+from .preferences import AbsenceRefused, declare_absence, local_zone, preferences_for
 
 RECENT_GAMES = 10
 RATING_HISTORY = 30
@@ -68,3 +74,39 @@ def match_history(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "accounts/history.html", {"player": player, "form": form, "page": page,
                                                      "filter_query": query.urlencode()},
                   status=200 if page is not None else 400)
+
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def play_preferences(request: HttpRequest) -> HttpResponse:
+    """Show and save the user's notice preferences (POST ``form=preferences``) or declare an
+    absence (POST ``form=absence``; times in the user's time zone)."""
+    prefs = preferences_for(request.user)
+    form, absence_form = PlayPreferencesForm(instance=prefs), AbsenceForm()
+    status = 200
+    if request.method == "POST" and request.POST.get("form") == "preferences":
+        form = PlayPreferencesForm(request.POST, instance=prefs)
+        if form.is_valid():
+            notices.schedule_digest(form.save(), timezone.now())
+            messages.success(request, "Your preferences are saved.")
+            return redirect("play_preferences")
+        status = 400
+    elif request.method == "POST" and request.POST.get("form") == "absence":
+        absence_form = AbsenceForm(request.POST)
+        if absence_form.is_valid():
+            zone = local_zone(prefs)
+            starts, ends = (absence_form.cleaned_data[name].replace(tzinfo=zone) for name in ("starts_at", "ends_at"))
+            try:
+                declare_absence(request.user, starts, ends, timezone.now())
+            except AbsenceRefused as refusal:
+                absence_form.add_error(None, str(refusal))
+            else:
+                turn_clock.absences_changed(request.user, timezone.now())
+                messages.success(request, "Your absence is recorded.")
+                return redirect("play_preferences")
+        status = 400
+    absences = Absence.objects.filter(user=request.user, ends_at__gt=timezone.now())
+    return render(request, "accounts/play_preferences.html",
+                  {"form": form, "absence_form": absence_form, "absences": absences, "zone": local_zone(prefs)},
+                  status=status)

@@ -14,7 +14,7 @@ from django.utils.html import format_html
 
 from . import moderation
 from .admin_actions import ModerationAdminMixin, ReasonForm, reason_action
-from .models import AuditEntry, Deal, Game, Move, Report, Seat
+from .models import AuditEntry, Deal, Game, Move, Notification, Report, Seat
 from .services import Refusal
 
 
@@ -34,7 +34,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("position", "user", "bot_level", "former_user", "total", "place")
+    fields = ("position", "user", "bot_level", "former_user", "total", "place", "deadline", "expired_turns",
+              "autopilot")
     readonly_fields = fields
     can_delete = False
 
@@ -190,3 +191,8 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     list_select_related = ("actor", "game", "target_user")
     date_hierarchy = "created_at"
     actions = None
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "kind", "user", "game", "turn_number", "day")
+    list_filter = ("kind",)
+    search_fields = ("user__username", "game__id")

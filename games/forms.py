@@ -8,6 +8,7 @@ from .engine.cards import DRAW5
 from .engine.variants import VARIANTS
 from .engine.variants.frayzy import DEFAULT_TARGET as FRAYZY_TARGET
 from .engine.variants.frayzy import EXTENDED_TARGET
+from .models import DAY, TIME_PER_MOVE_CHOICES
 from .engine.variants.standard import DEFAULT_TARGET
 from .services import Refusal
 
@@ -39,6 +40,11 @@ class NewTableForm(forms.Form):
         choices=[(FRAYZY_TARGET, f"{FRAYZY_TARGET} points"), (EXTENDED_TARGET, f"Extended Play: {EXTENDED_TARGET} points")],
         coerce=int, initial=FRAYZY_TARGET, required=False, empty_value=FRAYZY_TARGET,
         label="Frayzy: game ends when a player reaches (rule F18)")
+    time_per_move = forms.TypedChoiceField(choices=TIME_PER_MOVE_CHOICES, coerce=int, initial=DAY,
+                                           required=False, empty_value=DAY,
+                                           label="Time per move (then the computer plays the turn)")
+    absence_stops_clock = forms.BooleanField(required=False, initial=True,
+                                             label="A player's clock stops while they are away (declared absence)")
 
     def clean_target(self):
         """A missing target means the default (S15)."""
@@ -50,7 +56,8 @@ class NewTableForm(forms.Form):
         data = self.cleaned_data
         options = {name: data[field] for name, field in VARIANT_OPTIONS.get(data["variant"], {}).items()}
         return {"variant": data["variant"], "players": data["players"], "is_private": data["is_private"],
-                "options": options}
+                "options": options, "time_per_move": data["time_per_move"],
+                "absence_stops_clock": data["absence_stops_clock"]}
 
 
 class ReportForm(forms.Form):

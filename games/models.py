@@ -16,6 +16,10 @@ from django.urls import reverse
 from .engine.variants import VARIANTS, make_variant
 
 INVITE_CODE_BYTES = 9
+MINUTE, HOUR, DAY = 60, 3600, 86400
+TIME_PER_MOVE_CHOICES = [(2 * MINUTE, "2 minutes (live)"), (HOUR, "1 hour"), (12 * HOUR, "12 hours"),
+                         (DAY, "1 day"), (3 * DAY, "3 days"), (7 * DAY, "7 days"), (14 * DAY, "14 days")]
+"""Time per move a table may give each turn, in seconds, with its label."""
 
 
 def new_invite_code() -> str:
@@ -57,6 +61,8 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
         ABORTED = "aborted", "Aborted"
         VOIDED = "voided", "Voided"
+        PAUSED = "paused", "Paused (no player at the table)"
+        ABANDONED = "abandoned", "Abandoned"
 
     variant = models.CharField(max_length=20, choices=[(name, v.title) for name, v in VARIANTS.items()])
     options = models.JSONField(default=dict, blank=True)
@@ -70,6 +76,17 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Turn clock (games.turn_clock): the table's time per move in seconds, whether declared
+    # absences stop its clocks, and the current turn: a counter, its deal and seat, when it
+    # started, and whether its time ran out (the computer then plays it).
+    time_per_move = models.PositiveIntegerField(choices=TIME_PER_MOVE_CHOICES, default=DAY)
+    absence_stops_clock = models.BooleanField(default=True)
+    turn_number = models.PositiveIntegerField(default=0)
+    turn_deal = models.PositiveSmallIntegerField(default=0)
+    turn_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_expired = models.BooleanField(default=False)
+    paused_at = models.DateTimeField(null=True, blank=True)
 
     objects = GameQuerySet.as_manager()
 
@@ -110,6 +127,12 @@ class Seat(models.Model):
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     former_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                     related_name="+", help_text="The person who held this seat before a computer player took it over.")
+    # Turn clock: when this seat's current turn runs out (None when it is not its turn or the
+    # clock is not running for it), its consecutive expired turns, and whether the computer plays
+    # for its owner until they take the seat back.
+    deadline = models.DateTimeField(null=True, blank=True)
+    expired_turns = models.PositiveSmallIntegerField(default=0)
+    autopilot = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["game", "position"]
@@ -243,6 +266,8 @@ class Move(models.Model):
     class Actor(models.TextChoices):
         PLAYER = "player", "Player"
         COMPUTER = "computer", "Computer"
+        DEADLINE = "deadline", "Computer, time ran out"
+        AUTOPILOT = "autopilot", "Computer, on autopilot"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()
@@ -356,3 +381,54 @@ class Report(models.Model):
     def __str__(self) -> str:
         about = self.reported_user or self.game
         return f"Report #{self.pk} about {about}"
+class Notification(models.Model):
+    """One notice sent to a user, recorded once: the unique constraints make a second badge event
+    or e-mail of the same kind for the same game, seat and turn (or a second digest on the same day)
+    impossible, however often a job runs.
+
+    ``turn_number`` is ``Game.turn_number`` of the turn the notice is about; ``day`` is the user's
+    local date of a digest.
+    """
+
+    class Kind(models.TextChoices):
+        TURN_BADGE = "turn_badge", "Your turn (on the site)"
+        TURN_EMAIL = "turn_email", "Your turn (e-mail)"
+        WARNING_EMAIL = "warning_email", "Time running out (e-mail)"
+        ABANDONED_EMAIL = "abandoned_email", "Game abandoned (e-mail)"
+        DIGEST_EMAIL = "digest_email", "Daily digest (e-mail)"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications")
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    turn_number = models.PositiveIntegerField(default=0)
+    day = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat", "turn_number", "kind"], condition=Q(game__isnull=False),
+                                    name="notification_once_per_turn"),
+            models.UniqueConstraint(fields=["user", "day"], condition=Q(kind="digest_email"),
+                                    name="notification_one_digest_a_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} to {self.user_id} ({self.game_id}, turn {self.turn_number})"
+
+
+class Connection(models.Model):
+    """An open websocket of a signed-in user (any page of the site): durable presence shared by every
+    server process. A row whose ``last_seen`` is older than ``RUMMY_PRESENCE_SECONDS`` (its server
+    died without closing it) no longer counts."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "last_seen"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} via {self.channel_name}"

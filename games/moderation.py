@@ -59,19 +59,6 @@ def _audit(acting_user, action: str, reason: str, *, game: Game | None = None, t
                                      target_user=target_user, details=details)
 
 
-def _lock_game(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise Refusal(404, "no_such_game", "There is no such game.") from None
-
-
-def _bump(game: Game) -> None:
-    game.version += 1
-    game.save(update_fields=["version", "status", "finished_at"])
-    transaction.on_commit(lambda: notify.game_changed(game.pk, game.version))
-
-
 # ----- seats -----------------------------------------------------------------------------------
 
 def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
@@ -82,8 +69,8 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
     The one handover for: a moderator replacing a seat (``REPLACE_SEAT``) or removing a player
     (``REMOVE_PLAYER``), both needing ``games.moderate_game``; a suspension (``SUSPEND_USER``,
     needing ``accounts.suspend_user``); and a player leaving (``LEAVE_GAME``, only their own seat).
-    Writes an audit row, bumps the version (the event goes after commit), then lets computer
-    players move until a person is to move. When no person is left at the table the game is
+    Writes an audit row and records the change (``services.record_change``: version, turn clock,
+    a queued computer move when the computer is now to move, the event after commit). When no person is left at the table the game is
     aborted instead (the audit row says so).
 
     Raises Refusal 403 (not allowed), 404 (no such game or seat), 409 (the game is not in play,
@@ -91,7 +78,7 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
     """
     reason = _clean_reason(reason)
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = services.lock_game(game_id)
         seat = game.seats.select_related("user").filter(position=position).first()
         if action == AuditEntry.Action.LEAVE_GAME:
             if seat is None or seat.user_id != acting_user.pk:
@@ -113,8 +100,7 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
             game.status, game.finished_at = Game.Status.ABORTED, timezone.now()
             details["aborted"] = "no people left at the table"
         _audit(acting_user, action, reason, game=game, target_user=person, **details)
-        _bump(game)
-    services.play_computer_turns(game_id)
+        services.record_change(game)
     return seat
 
 
@@ -142,7 +128,7 @@ def remove_player(acting_user, game_id: int, position: int, reason: str) -> None
         hand_seat_to_computer(acting_user, game_id, position, reason, AuditEntry.Action.REMOVE_PLAYER)
         return
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = services.lock_game(game_id)
         if game.status != Game.Status.OPEN:
             raise Refusal(409, "not_in_play", "This game is not in play.")
         seat = game.seats.select_related("user").filter(position=position).first()
@@ -156,7 +142,7 @@ def remove_player(acting_user, game_id: int, position: int, reason: str) -> None
             game.status = Game.Status.ABORTED
         _audit(acting_user, AuditEntry.Action.REMOVE_PLAYER, reason, game=game, target_user=person,
                position=position)
-        _bump(game)
+        services.record_change(game)
 
 
 # ----- games -----------------------------------------------------------------------------------
@@ -170,13 +156,13 @@ def abort_game(acting_user, game_id: int, reason: str) -> Game:
     _require(acting_user, MODERATE_GAME)
     reason = _clean_reason(reason)
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = services.lock_game(game_id)
         if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
             raise Refusal(409, "not_in_play", "Only a game waiting for players or in play can be aborted.")
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
         _audit(acting_user, AuditEntry.Action.ABORT_GAME, reason, game=game)
-        _bump(game)
+        services.record_change(game)
     return game
 
 
@@ -190,13 +176,13 @@ def void_game(acting_user, game_id: int, reason: str) -> Game:
     _require(acting_user, MODERATE_GAME)
     reason = _clean_reason(reason)
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = services.lock_game(game_id)
         if game.status != Game.Status.FINISHED:
             raise Refusal(409, "not_finished", "Only a finished game can be voided; abort a game in play.")
         game.status = Game.Status.VOIDED
         void_game_record(game)
         _audit(acting_user, AuditEntry.Action.VOID_GAME, reason, game=game)
-        _bump(game)
+        services.record_change(game)
     return game
 
 
@@ -209,7 +195,7 @@ def resend_turn_notification(acting_user, game_id: int, reason: str) -> None:
     _require(acting_user, MODERATE_GAME)
     reason = _clean_reason(reason)
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = services.lock_game(game_id)
         if game.status != Game.Status.ACTIVE:
             raise Refusal(409, "not_in_play", "This game is not in play.")
         _audit(acting_user, AuditEntry.Action.RESEND_TURN, reason, game=game, version=game.version)
@@ -290,13 +276,13 @@ def suspend_user(acting_user, user_id: int, reason: str):
 
 
 def _leave_waiting_table(acting_user, seat: Seat, reason: str) -> None:
-    game = _lock_game(seat.game_id)
+    game = services.lock_game(seat.game_id)
     seat.delete()
     if game.created_by_id == seat.user_id:
         game.status = Game.Status.ABORTED
     _audit(acting_user, AuditEntry.Action.SUSPEND_USER, reason, game=game, target_user=seat.user,
            position=seat.position)
-    _bump(game)
+    services.record_change(game)
 
 
 def unsuspend_user(acting_user, user_id: int, reason: str):

@@ -1,4 +1,5 @@
-"""Events sent after commit: a small "game changed, version N" message to the game's group.
+"""Events sent after commit: a small "game changed, version N" message to the game's group, and
+the number of games waiting on a user to that user's group.
 
 No card ever travels through a channel group (design: "Services, transactions, events").
 """
@@ -8,11 +9,32 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 GAME_CHANGED = "game.changed"
+GAMES_WAITING = "games.waiting"
 
 
 def game_group(game_id: int) -> str:
     """Channel group name of everyone watching game ``game_id``."""
     return f"game-{game_id}"
+
+
+def user_group(user_id: int) -> str:
+    """Channel group name of every open page of user ``user_id`` (any page of the site)."""
+    return f"user-{user_id}"
+
+
+def games_waiting(user_id: int, count: int, your_turn_in=None) -> None:
+    """Tell every open page of ``user_id`` how many games wait on them, and, with ``your_turn_in``
+    (a Game), that it just became their turn there.
+
+    Sends ``{"type": "games.waiting", "count": n, "game": id or None, "name": "Standard Rummy #12",
+    "url": "/games/12/"}``; call only after commit.
+    """
+    layer = get_channel_layer()
+    if layer is not None:
+        event = {"type": GAMES_WAITING, "count": count, "game": None, "name": "", "url": ""}
+        if your_turn_in is not None:
+            event.update(game=your_turn_in.pk, name=str(your_turn_in), url=your_turn_in.get_absolute_url())
+        async_to_sync(layer.group_send)(user_group(user_id), event)
 
 
 def game_changed(game_id: int, version: int) -> None:

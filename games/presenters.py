@@ -16,6 +16,7 @@ from .engine.variants.frayzy import MELD_RULES as FRAYZY_RULES
 from .engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
 from .models import Game, Move
 from .services import Board
+from .templatetags.clock import time_left
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,8 @@ class SeatPanel:
     hand_size: int
     total: int
     place: int | None
+    time_left: str = ""
+    autopilot: bool = False
 
 
 @dataclass(frozen=True)
@@ -276,9 +279,16 @@ def describe_event(event: dict, names: list[str], deal_word: str = "Deal") -> st
     return kind
 
 
+ACTOR_NOTES = {Move.Actor.DEADLINE: " (time ran out: the computer played)",
+               Move.Actor.AUTOPILOT: " (autopilot)"}
+"""What the move log adds to a move the computer made for a person."""
+
+
 def describe_move(move: Move, names: list[str], deal_word: str = "Deal") -> list[str]:
-    """Every event of ``move`` in words; ``deal_word`` is what the game calls a deal (DEAL_WORDS)."""
-    return [describe_event(event, names, deal_word) for event in move.events]
+    """Every event of ``move`` in words; ``deal_word`` is what the game calls a deal (DEAL_WORDS).
+    A move the computer made for a person says so (time ran out, autopilot)."""
+    note = ACTOR_NOTES.get(move.actor, "")
+    return [describe_event(event, names, deal_word) + note for event in move.events]
 
 
 def _outcome(result: dict, names: list[str], no_winner: str = "stalemate") -> str:
@@ -383,7 +393,8 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
         "seats": [SeatPanel(seat.position, seat.name, seat.is_bot, board.seat is not None and seat.pk == board.seat.pk,
                             view.turn == seat.position and view.phase != Phase.GAME_OVER,
                             view.dealer == seat.position, view.hand_sizes[seat.position],
-                            view.totals[seat.position], seat.place) for seat in board.seats],
+                            view.totals[seat.position], seat.place, time_left(seat.deadline),
+                            seat.autopilot) for seat in board.seats],
         "hand": [hand_card(c) for c in order(list(view.hand)) if c not in pending],
         "melds": [MeldPanel(m, names[m.owner], m.id in lay_off_melds,
                             tuple(TableCard(c, m.shape.stands_for(c)) for c in m.shape.cards), _swap_choices(view, m))
@@ -396,6 +407,8 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
         "deal_word": DEAL_WORDS[game.variant],
         "can_select": your_turn and view.phase in (Phase.PLAY, Phase.EXTRA_DISCARD),
         "finished": game.status == Game.Status.FINISHED,
+        "can_reclaim": board.seat is not None and board.seat.autopilot
+                       and game.status in (Game.Status.ACTIVE, Game.Status.PAUSED),
         "turn_name": names[view.turn],
         "title": f"Your turn \u2014 {game}" if your_turn else str(game),
     })

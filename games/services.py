@@ -15,17 +15,15 @@ from django.utils import timezone
 
 from records.services import record_finished_game
 
-from . import notify, store
+from . import notify, store, turn_clock
 from .engine.actions import Action, action_from_json
 from .engine.bots import chooser
 from .engine.errors import IllegalAction
 from .engine.state import GameState, PlayerView
 from .engine.variants import VARIANTS, make_variant
-from .models import Deal, Game, Move, Seat
+from .models import DAY, TIME_PER_MOVE_CHOICES, Deal, Game, Move, Seat
 
 CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "wrong_phase"})
-COMPUTER_TURN_LIMIT = 10_000
-"""Safety bound on consecutive computer moves played in one call."""
 
 
 class Refusal(Exception):
@@ -80,7 +78,8 @@ def _seat_of(user, seats: list[Seat]) -> Seat | None:
     return next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
 
 
-def _lock_game(game_id: int) -> Game:
+def lock_game(game_id: int) -> Game:
+    """The row of ``game_id``, locked for update (inside a transaction). Raises Refusal 404."""
     try:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
@@ -115,9 +114,12 @@ def access_board(user, game_id: int, recent_moves: int = 8) -> Board:
 # ----- tables ----------------------------------------------------------------------------------
 
 def create_table(user, *, variant: str, players: int, is_private: bool, options: dict | None = None,
-                 creator_plays: bool = True, seed: str | None = None) -> Game:
+                 creator_plays: bool = True, seed: str | None = None, time_per_move: int = DAY,
+                 absence_stops_clock: bool = True) -> Game:
     """Open a new table, with ``user`` in seat 0 unless ``creator_plays`` is False (computer-only
     tables for ``simulate``). ``seed`` fixes the game seed for reproducible runs.
+    ``time_per_move`` (seconds, one of ``TIME_PER_MOVE_CHOICES``) is each turn's clock, and
+    ``absence_stops_clock`` whether declared absences stop it (``games.turn_clock``).
 
     Raises Refusal 400 for an unknown variant or option, or a player count outside 2-4 (S2).
     """
@@ -129,9 +131,12 @@ def create_table(user, *, variant: str, players: int, is_private: bool, options:
         raise Refusal(400, error.code, error.message) from None
     if not rules.min_players <= players <= rules.max_players:
         raise Refusal(400, "bad_players", f"{rules.title} is for {rules.min_players}-{rules.max_players} players.", "S2")
+    if time_per_move not in dict(TIME_PER_MOVE_CHOICES):
+        raise Refusal(400, "bad_time_per_move", "Choose one of the offered times per move.")
     with transaction.atomic():
         game = Game.objects.create(variant=variant, options=rules.options(), players=players,
-                                   is_private=is_private, created_by=user, **({"seed": seed} if seed else {}))
+                                   is_private=is_private, created_by=user, time_per_move=time_per_move,
+                                   absence_stops_clock=absence_stops_clock, **({"seed": seed} if seed else {}))
         if creator_plays:
             Seat.objects.create(game=game, position=0, user=user)
     return game
@@ -150,10 +155,15 @@ def _require_open(game: Game) -> None:
         raise Refusal(409, "already_started", "This game has already started.")
 
 
-def _changed(game: Game) -> None:
+def record_change(game: Game, seats: list[Seat] | None = None) -> None:
+    """Bump ``game``'s version for an accepted change, bring its turn clock up to date
+    (``turn_clock.after_change``: deadlines, queued computer moves and notices), save it, and send
+    the "changed" event after commit. ``seats``: the game's seats in position order, if loaded."""
     game.version += 1
+    turn_clock.after_change(game, seats)
     game.save()
-    transaction.on_commit(lambda: notify.game_changed(game.pk, game.version))
+    version = game.version
+    transaction.on_commit(lambda: notify.game_changed(game.pk, version))
 
 
 def join_table(user, game_id: int, invite_code: str = "") -> Seat:
@@ -162,19 +172,19 @@ def join_table(user, game_id: int, invite_code: str = "") -> Seat:
     Raises Refusal 403 (private table, wrong code), 409 (started, full, already seated).
     """
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = lock_game(game_id)
         if game.is_private and invite_code != game.invite_code:
             raise Refusal(403, "invite_only", "This is a private table; join it with its invite link.")
         _require_open(game)
         if game.seats.filter(user=user).exists():
             raise Refusal(409, "already_seated", "You already have a seat at this table.")
         seat = Seat.objects.create(game=game, position=_free_position(game), user=user)
-        _changed(game)
+        record_change(game)
     return seat
 
 
 def _access_own_table(user, game_id: int) -> Game:
-    game = _lock_game(game_id)
+    game = lock_game(game_id)
     if game.created_by_id != user.pk:
         raise Refusal(403, "not_creator", "Only the player who opened the table can do that.")
     _require_open(game)
@@ -189,7 +199,7 @@ def add_computer_player(user, game_id: int) -> Seat:
     with transaction.atomic():
         game = _access_own_table(user, game_id)
         seat = Seat.objects.create(game=game, position=_free_position(game), bot_level=Seat.BotLevel.SIMPLE)
-        _changed(game)
+        record_change(game)
     return seat
 
 
@@ -201,7 +211,7 @@ def remove_seat(user, game_id: int, position: int) -> bool:
     (the game has started).
     """
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = lock_game(game_id)
         _require_open(game)
         seat = game.seats.filter(position=position).first()
         if seat is None:
@@ -210,13 +220,13 @@ def remove_seat(user, game_id: int, position: int) -> bool:
         if seat.user_id == game.created_by_id or not (leaving_self or game.created_by_id == user.pk):
             raise Refusal(403, "not_allowed", "You cannot free that seat.")
         seat.delete()
-        _changed(game)
+        record_change(game)
     return leaving_self
 
 
 def start_game(user, game_id: int) -> Game:
-    """Deal the first hand of ``user``'s full table (computer players then move through
-    ``play_computer_turns``).
+    """Deal the first hand of ``user``'s full table (computer players then move through the
+    worker's ``games.jobs.computer_turn``).
 
     Raises Refusal 403 (not the creator) or 409 (started, or seats still empty).
     """
@@ -232,7 +242,7 @@ def start_game(user, game_id: int) -> Game:
             store.save_totals(rows, state)
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
-        _changed(game)
+        record_change(game)
     return game
 
 
@@ -249,6 +259,8 @@ def _apply(rows: store.LoadedGame, before: GameState, seat: Seat, action: Action
     store.save_state(rows, before, after)
     Move.objects.create(game=game, ply=game.version, deal_number=before.deal.number, seat=seat,
                         actor=actor, action=action.to_json(), events=events)
+    if actor == Move.Actor.PLAYER:
+        turn_clock.player_moved(seat)
     if after.finished:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
@@ -256,7 +268,7 @@ def _apply(rows: store.LoadedGame, before: GameState, seat: Seat, action: Action
             s.place = place
         Seat.objects.bulk_update(rows.seats, ["place"])
         record_finished_game(game, rows.seats)
-    _changed(game)
+    record_change(game, rows.seats)
 
 
 def submit_move(user, game_id: int, version: int, action_json: dict) -> Game:
@@ -269,7 +281,7 @@ def submit_move(user, game_id: int, version: int, action_json: dict) -> Game:
     finished game, not your turn; 400 malformed action; 422 an action the rules forbid.
     """
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = lock_game(game_id)
         rows = store.load_rows(game)
         seat = _seat_of(user, rows.seats)
         if seat is None:
@@ -287,30 +299,27 @@ def submit_move(user, game_id: int, version: int, action_json: dict) -> Game:
     return game
 
 
-def play_computer_turn(game_id: int) -> bool:
-    """Play one action for the computer player to move in ``game_id``, if it is a computer's turn.
+def play_computer_turn(game_id: int, version: int | None = None) -> bool:
+    """Play one action for the seat to move in ``game_id`` when the computer plays it: a computer
+    player, a person whose time ran out this turn, or a seat on autopilot
+    (``turn_clock.computer_actor`` names the Move's actor). With ``version``, only while the game
+    is still at that version (the worker's job, ``games.jobs.computer_turn``), so a job run twice
+    or late moves nothing.
 
     Returns True when an action was applied. The bot (``bots.chooser`` of the variant) sees only
     its own PlayerView.
     """
     with transaction.atomic():
-        game = _lock_game(game_id)
-        if game.status != Game.Status.ACTIVE:
+        game = lock_game(game_id)
+        if game.status != Game.Status.ACTIVE or (version is not None and version != game.version):
             return False
         rows = store.load_rows(game)
         seat = rows.seats[rows.deal.turn]
-        if not seat.is_bot:
+        actor = turn_clock.computer_actor(game, seat)
+        if actor is None:
             return False
         state = store.load_state(rows)
         rng = random.Random(f"{game.seed}:bot:{game.version}")
         action = chooser(game.variant)(state.player_view(seat.position), rng)
-        _apply(rows, state, seat, action, Move.Actor.COMPUTER)
+        _apply(rows, state, seat, action, actor)
     return True
-
-
-def play_computer_turns(game_id: int) -> int:
-    """Let computer players move until a person is to move or the game ends; returns moves made."""
-    moves = 0
-    while moves < COMPUTER_TURN_LIMIT and play_computer_turn(game_id):
-        moves += 1
-    return moves

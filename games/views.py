@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.core import is_ratelimited
 
-from . import services
+from . import notices, services, turn_clock
 from .forms import NewTableForm, contract_choices, move_payload
 from .models import Game
 from .presenters import board_context
@@ -87,7 +88,6 @@ def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _after_change(request: HttpRequest, game_id: int) -> HttpResponse:
-    services.play_computer_turns(game_id)
     if request.htmx:
         return _board_response(request, game_id)
     return redirect("game_detail", game_id=game_id)
@@ -157,6 +157,37 @@ def game_free_seat(request: HttpRequest, game_id: int, position: int) -> HttpRes
 def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
     """Deal the first hand (table creator, every seat filled)."""
     return _table_action(request, game_id, services.start_game)
+
+
+@login_required
+@require_safe
+def game_version(request: HttpRequest, game_id: int) -> HttpResponse:
+    """``{"version": n}`` of a game the user may watch: a tab that becomes visible again compares it
+    with its board's and re-fetches when behind. 404/403 as the board."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return JsonResponse({"error": "no_such_game"}, status=404)
+    if not services.can_watch(request.user, game, list(game.seats.all())):
+        return JsonResponse({"error": "not_seated"}, status=403)
+    return JsonResponse({"version": game.version})
+
+
+@login_required
+@require_POST
+def game_reclaim(request: HttpRequest, game_id: int) -> HttpResponse:
+    """"Take my seat back": the owner of a seat on autopilot plays it again (a paused game resumes)."""
+    return _table_action(request, game_id, lambda user, pk: turn_clock.take_seat_back(user, pk, timezone.now()))
+
+
+@login_required
+@require_safe
+@vary_on_headers("HX-Request")
+def my_games(request: HttpRequest) -> HttpResponse:
+    """"My games": the user's games in play, their turns first, least time left first. An htmx
+    request (a ``games.waiting`` event) gets the list alone."""
+    lines = notices.my_games(request.user, timezone.now())
+    template = "games/_my_games.html" if request.htmx else "games/my_games.html"
+    return render(request, template, {"lines": lines, "waiting": sum(line.your_turn for line in lines)})
 
 
 @login_required

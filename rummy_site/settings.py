@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "channels",
     "csp",
+    "django_tasks",
+    "django_tasks_db",
     "accounts",
     "games",
     "records",
@@ -101,6 +103,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.games_waiting",
             ],
         },
     },
@@ -129,6 +132,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis carries the channel layer and the cache (rate limits) when REDIS_URL is set.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Without Redis the channel layer lives in one process, so events sent by the job worker (another
+# process) reach no page: pages then also ask for the game's version every this many
+# milliseconds. 0 (no polling) with Redis, as in production.
+RUMMY_PAGE_POLL_MS = 0 if REDIS_URL else int(os.environ.get("RUMMY_PAGE_POLL_MS", "1000"))
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -189,6 +196,18 @@ ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 RUMMY_MOVE_RATE = os.environ.get("RUMMY_MOVE_RATE", "120/m")
 # Players' reports of other players or games, per user.
 RUMMY_REPORT_RATE = os.environ.get("RUMMY_REPORT_RATE", "5/h")
+
+# Background jobs (computer turns, deadlines, e-mail): django-tasks with the database backend of
+# django-tasks-db; ``manage.py db_worker`` runs them (games/jobs.py says why this library).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# Pause before a computer player's move, in seconds, so people can follow it (0 under pytest).
+RUMMY_COMPUTER_PAUSE_SECONDS = float(os.environ.get("RUMMY_COMPUTER_PAUSE_SECONDS", "0" if TESTING else "1"))
+# A "your turn" e-mail waits this long, and is sent only if the player has no open page then.
+RUMMY_EMAIL_GRACE_SECONDS = int(os.environ.get("RUMMY_EMAIL_GRACE_SECONDS", "120"))
+# An open page counts as present while its websocket has pinged within this many seconds.
+RUMMY_PRESENCE_SECONDS = int(os.environ.get("RUMMY_PRESENCE_SECONDS", "90"))
+# The site's address for links in e-mails, e.g. https://rummy.example.com
+RUMMY_SITE_URL = os.environ.get("RUMMY_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 # E-mail: console in development, SMTP when EMAIL_HOST is set.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")

@@ -2,9 +2,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as account_views
 from rummy_site import health
 
 urlpatterns = [
+    path("accounts/preferences/", account_views.play_preferences, name="play_preferences"),
     path("accounts/", include("allauth.urls")),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),

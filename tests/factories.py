@@ -42,19 +42,21 @@ def make_user(name: str | None = None, *, password: str = PASSWORD):
 
 
 def make_table(creator=None, *, players: int = 2, is_private: bool = False, options: dict | None = None,
-               seed: str | None = None, creator_plays: bool = True, variant: str = "standard") -> Game:
+               seed: str | None = None, creator_plays: bool = True, variant: str = "standard",
+               **clock) -> Game:
     """Open a table of ``variant`` (Standard Rummy by default) through ``services.create_table``.
 
-    ``creator`` defaults to a new user; with ``creator_plays`` the creator holds seat 0.
+    ``creator`` defaults to a new user; with ``creator_plays`` the creator holds seat 0. ``clock``:
+    ``time_per_move`` (seconds) and ``absence_stops_clock``, passed on.
     """
     creator = creator or make_user()
     return services.create_table(creator, variant=variant, players=players, is_private=is_private,
-                                 options=options, creator_plays=creator_plays, seed=seed)
+                                 options=options, creator_plays=creator_plays, seed=seed, **clock)
 
 
 def make_started_game(players: int = 2, humans: int | Sequence | None = None, seed: str = "factory",
                       *, is_private: bool = False, options: dict | None = None,
-                      play_computers: bool = True, variant: str = "standard") -> Game:
+                      play_computers: bool = True, variant: str = "standard", **clock) -> Game:
     """Create, fill and start a game of ``variant`` (Standard Rummy by default) through the real
     services and return it (refreshed from the database).
 
@@ -65,9 +67,10 @@ def make_started_game(players: int = 2, humans: int | Sequence | None = None, se
             0..h-1 in order (the first one opens the table); computer players fill the rest. With
             0 humans a non-playing host opens the table, as ``manage.py simulate`` does.
         seed: the game seed (``create_table(seed=...)``), so the deal is reproducible.
-        is_private / options: table settings passed to ``create_table``.
-        play_computers: after dealing, let computer seats move (``services.play_computer_turns``)
-            until a person is to move, as the start view does.
+        is_private / options / clock (``time_per_move``, ``absence_stops_clock``): table settings
+            passed to ``create_table``.
+        play_computers: after dealing, run the due jobs (``run_due_jobs``: computer seats move)
+            until a person is to move, as the worker does after the start view.
     """
     if humans is None:
         humans = players
@@ -79,16 +82,42 @@ def make_started_game(players: int = 2, humans: int | Sequence | None = None, se
         raise ValueError(f"{len(people)} humans do not fit {players} seats")
     host = people[0] if people else make_user()
     game = make_table(host, players=players, is_private=is_private, options=options, seed=seed,
-                      creator_plays=bool(people), variant=variant)
+                      creator_plays=bool(people), variant=variant, **clock)
     for person in people[1:]:
         services.join_table(person, game.pk, game.invite_code)
     for _ in range(players - len(people)):
         services.add_computer_player(host, game.pk)
     services.start_game(host, game.pk)
     if play_computers:
-        services.play_computer_turns(game.pk)
+        run_due_jobs()
     game.refresh_from_db()
     return game
+
+
+def run_due_jobs(limit: int = 100_000) -> int:
+    """Run every background job that is due now (``run_after`` passed), and the jobs those queue
+    that are due too, through django-tasks-db's own ``Worker.run_task`` as ``manage.py db_worker``
+    does, in this thread and transaction; returns how many ran. The clock is the test's
+    (time-machine moves it). Raises AssertionError if ``limit`` jobs ran (a runaway chain).
+    A failed job is re-raised, so a test sees the error."""
+    from django_tasks_db.management.commands.db_worker import Worker
+    from django_tasks_db.models import DBTaskResult
+
+    worker = Worker(queue_names=["*"], interval=0, batch=True, backend_name="default", startup_delay=False,
+                    max_tasks=None, worker_id="tests-inline", excluded_queue_names=[])
+    ran = 0
+    while ran < limit:
+        with transaction.atomic():
+            job = DBTaskResult.objects.ready().get_locked()
+            if job is None:
+                return ran
+            job.claim(worker.worker_id)
+        worker.run_task(job)
+        job.refresh_from_db()
+        if job.status == "FAILED":
+            raise AssertionError(f"job {job.task_path} failed: {job.traceback}")
+        ran += 1
+    raise AssertionError(f"more than {limit} jobs ran")
 
 
 def seats_of(game: Game) -> list[Seat]:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_frayzy'),
+        ('games', '0005_async_play'),
     ]
 
     operations = [

@@ -58,7 +58,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='game',
             name='status',
-            field=models.CharField(choices=[('open', 'Waiting for players'), ('active', 'In play'), ('finished', 'Finished'), ('aborted', 'Aborted'), ('voided', 'Voided')], default='open', max_length=10),
+            field=models.CharField(choices=[('open', 'Waiting for players'), ('active', 'In play'), ('finished', 'Finished'), ('aborted', 'Aborted'), ('voided', 'Voided'), ('paused', 'Paused (no player at the table)'), ('abandoned', 'Abandoned')], default='open', max_length=10),
         ),
         migrations.CreateModel(
             name='AuditEntry',

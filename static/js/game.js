@@ -33,16 +33,28 @@
   }
   function showTitle() {
     var el = board();
-    if (el && el.dataset.title) { document.title = el.dataset.title; }
+    if (el && el.dataset.title) {
+      document.title = window.rummyTitle ? window.rummyTitle(el.dataset.title) : el.dataset.title;
+    }
+  }
+  // Tab visible again: compare the game's version with the board's and re-fetch only when behind.
+  function checkVersion() {
+    fetch(root.dataset.versionUrl, { headers: { "Accept": "application/json" }, credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) {
+        if (data && typeof data.version === "number") {
+          newestVersion = Math.max(newestVersion, data.version);
+          catchUp();
+        }
+      })
+      .catch(function () { refresh(); });
   }
 
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + window.location.host + root.dataset.socketPath);
-    socket.addEventListener("open", function () {
-      if (retryDelay > 1000) { refresh(); }  // back after a drop: resync once
-      retryDelay = 1000;
-    });
+    // On (re)connect the server sends the game's version first: catchUp() re-fetches if behind.
+    socket.addEventListener("open", function () { retryDelay = 1000; });
     socket.addEventListener("message", function (event) {
       var message = JSON.parse(event.data);
       if (message.type === "game.changed") {
@@ -52,7 +64,7 @@
     });
     socket.addEventListener("close", function (event) {
       if (event.code === FORBIDDEN) { return; }
-      window.setTimeout(connect, retryDelay);
+      window.setTimeout(connect, retryDelay + Math.random() * 500);
       retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY);
     });
   }
@@ -62,7 +74,12 @@
     requestsInFlight = Math.max(0, requestsInFlight - 1);
   });
   document.body.addEventListener("htmx:afterSettle", function () { showTitle(); catchUp(); });
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) { refresh(); } });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { checkVersion(); } });
+  // Development without Redis: the worker's events reach no page, so compare versions now and then.
+  var pollMs = parseInt(document.body.dataset.pollMs || "0", 10);
+  if (pollMs > 0) {
+    window.setInterval(function () { if (!document.hidden) { checkVersion(); } }, pollMs);
+  }
   showTitle();
   connect();
 })();

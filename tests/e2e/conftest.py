@@ -1,23 +1,22 @@
 """Browser-test fixtures: Debian's chromium driven by Playwright against a live daphne server.
 
 The server is the project's real ASGI application (HTTP and websockets) served by daphne in a forked
-process on 127.0.0.1 and a free port, reading and writing the pytest test database. Tests that use
+process on 127.0.0.1 and a free port, reading and writing the pytest test database; a forked
+``db_worker`` process runs the background jobs (computer turns) as in production. Tests that use
 ``live_server_url`` get ``transactional_db``: what a test writes is committed, so the server sees it,
 and the tables are emptied after the test.
 """
 import itertools
+import multiprocessing
 import re
 import shutil
-import time
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from daphne.testing import DaphneProcess
-from django.db import connections
+from django.db import DatabaseError, connections
 from playwright.sync_api import expect, sync_playwright
 
-SERVER_HOST = "127.0.0.1"
-SERVER_START_TIMEOUT_SECONDS = 30
+from tests.live_servers import start_daphne, server_url
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -30,34 +29,6 @@ CHROMIUM_ARGS = [
 E2E_PASSWORD = "felt-table-4-rummy"
 
 
-def _server_application():
-    """Build the ASGI application inside the forked server process.
-
-    A fork copies the test process's memory but none of its threads, so asgiref's shared
-    single-thread executor (used by channels' database_sync_to_async outside a request) would wait
-    forever on a worker thread that no longer exists, and cached channel layers would hold queues
-    bound to the test process's event loops: both are replaced with fresh ones here.
-
-    Every browser in the suite comes from 127.0.0.1, so allauth's per-IP rate limits would couple
-    unrelated tests; they are switched off in the server process only (tests/accounts covers them).
-    A browser test that plays a whole hand makes more moves a minute than a person can, so the
-    per-user move limit is lifted there too (tests/games/test_move_errors.py covers it).
-    """
-    from asgiref.sync import SyncToAsync
-    from channels.layers import channel_layers
-    from channels.routing import get_default_application
-    from django.conf import settings
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-
-    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
-    channel_layers.backends.clear()
-    if SERVER_HOST not in settings.ALLOWED_HOSTS:
-        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, SERVER_HOST]
-    settings.ACCOUNT_RATE_LIMITS = False
-    settings.RUMMY_MOVE_RATE = "100000/m"
-    return ASGIStaticFilesHandler(get_default_application())
-
-
 @pytest.fixture(scope="session")
 def _daphne_server(django_db_setup, django_db_blocker):
     """Run daphne with the project's ASGI app on 127.0.0.1 for the whole session; yield its URL."""
@@ -65,21 +36,51 @@ def _daphne_server(django_db_setup, django_db_blocker):
         # The child is forked: it must not inherit open database connections, and it keeps the
         # unblocked database access it is forked with.
         connections.close_all()
-        process = DaphneProcess(host=SERVER_HOST, get_application=_server_application)
-        process.start()
-    deadline = time.monotonic() + SERVER_START_TIMEOUT_SECONDS
-    while not process.ready.wait(0.2):
-        if not process.is_alive() or time.monotonic() > deadline:
-            process.terminate()
-            detail = "" if process.errors.empty() else process.errors.get(timeout=1)[1]
-            raise RuntimeError(f"the live daphne server did not start\n{detail}")
-    yield f"http://{SERVER_HOST}:{process.port.value}"
+        process = start_daphne()
+    yield server_url(process)
     process.terminate()
     process.join(10)
 
 
+WORKER_POLL_SECONDS = "0.05"
+
+
+def _run_worker():
+    """The forked worker process: django-tasks-db's ``db_worker`` on the test database, as
+    production runs it (``manage.py db_worker``), polling often so computer players answer fast.
+    It outlives the tables being emptied after each test."""
+    from django.core.management import call_command
+
+    while True:
+        connections.close_all()
+        try:
+            call_command("db_worker", "--queue-name", "*", "--interval", WORKER_POLL_SECONDS,
+                         "--no-startup-delay", "--no-reload", verbosity=0)
+        except DatabaseError:
+            # A test's tables were emptied under a running job (its result row is gone): go on
+            # with the next test's jobs.
+            continue
+        return  # stopped by SIGTERM
+
+
+@pytest.fixture(scope="session")
+def _job_worker(django_db_setup, django_db_blocker):
+    """A background-job worker process (computer turns, deadlines, e-mails) for the whole session,
+    forked like the server so that it uses the test database."""
+    with django_db_blocker.unblock():
+        connections.close_all()
+        process = multiprocessing.get_context("fork").Process(target=_run_worker, daemon=True)
+        process.start()
+    yield process
+    process.terminate()
+    process.join(10)
+    if process.is_alive():
+        process.kill()
+        process.join(5)
+
+
 @pytest.fixture
-def live_server_url(_daphne_server, transactional_db):
+def live_server_url(_daphne_server, _job_worker, transactional_db):
     """URL of the live server (``http://127.0.0.1:<port>``), with committed database access."""
     return _daphne_server
 

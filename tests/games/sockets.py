@@ -24,7 +24,9 @@ async def open_socket(game_id: int, cookie: str | None, *, origin: bytes = b"htt
                       expect: bool = True) -> WebsocketCommunicator:
     """Connect to ``/ws/games/<game_id>/`` with ``cookie`` as the session (None: anonymous).
 
-    With ``expect`` the connection must be accepted and stay open. Otherwise the communicator is
+    With ``expect`` the connection must be accepted and stay open, and its first message (the
+    game's version at connect, which a reconnecting page compares with its own) is read and kept
+    as ``socket.greeting``. Otherwise the communicator is
     returned with ``refusal`` set to ``(False, close code)``: the handshake was refused (e.g. a
     foreign origin), or the consumer closed the socket straight after it (4403, not allowed).
     """
@@ -35,6 +37,8 @@ async def open_socket(game_id: int, cookie: str | None, *, origin: bytes = b"htt
     answer = await socket.connect(timeout=5)
     if expect:
         assert answer == (True, None), f"connection refused: {answer}"
+        socket.greeting = await socket.receive_json_from(timeout=5)
+        assert socket.greeting["type"] == "game.changed" and socket.greeting["game"] == game_id
     elif answer[0] is False:
         socket.refusal = answer
     else:

@@ -141,3 +141,33 @@ def test_two_players_racing_for_the_last_seat():
     assert seats[2].user in (ann, cat)
     game.refresh_from_db()
     assert game.version == 2
+
+
+def test_two_workers_never_apply_the_same_computer_move_twice():
+    """Two db_worker loops at once, each claiming one job (SELECT ... SKIP LOCKED), on two copies of
+    the same computer-move job: both run, one move is applied."""
+    from django_tasks_db.management.commands.db_worker import Worker
+    from django_tasks_db.models import DBTaskResult
+
+    from games import jobs
+
+    game = make_started_game(players=2, humans=0, seed="race-workers", play_computers=False)
+    assert seat_to_move(game).is_bot
+    version = game.version
+    jobs.computer_turn.enqueue(game.pk, version)  # the start queued one already: now two
+    assert DBTaskResult.objects.ready().filter(task_path="games.jobs.computer_turn").count() == 2
+
+    def worker(name):
+        return lambda: Worker(queue_names=["*"], interval=0, batch=True, backend_name="default",
+                              startup_delay=False, max_tasks=1, worker_id=name, excluded_queue_names=[]).run()
+
+    outcomes = race_calls([worker("first"), worker("second")])
+
+    assert outcomes == ["applied", "applied"]
+    ran = DBTaskResult.objects.filter(task_path="games.jobs.computer_turn", args_kwargs__args=[game.pk, version])
+    assert sorted(ran.values_list("status", flat=True)) == ["SUCCESSFUL", "SUCCESSFUL"]
+    assert sorted(ran.values_list("return_value", flat=True)) == [False, True]
+    assert sorted(ran.values_list("worker_ids", flat=True)) == [["first"], ["second"]]
+    assert Move.objects.filter(game=game, ply=version).count() == 1
+    game.refresh_from_db()
+    assert game.version == version + 1

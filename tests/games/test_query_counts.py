@@ -16,14 +16,16 @@ pytestmark = pytest.mark.django_db
 
 BOARD_QUERIES = 9
 """GET /games/<id>/board (htmx): session, user, game, seats, deals, melds, cards, moves, results."""
-PAGE_QUERIES = 9
-"""GET /games/<id>/ (the whole page): the same as the board fragment."""
-DRAW_QUERIES = 25
+PAGE_QUERIES = 10
+"""GET /games/<id>/ (the whole page): the board fragment's, and the "My games" badge count."""
+DRAW_QUERIES = 21
 """POST draw_stock (htmx): session and user (2); the move transaction (savepoint, game, seats, deals,
-melds, cards, card update, deal update, move insert, game update, release: 12); the computer-turn
-check (savepoint, game, seats, deals, release: 5); the fresh board (6)."""
-DISCARD_QUERIES = 25
-"""POST discard (htmx): as a draw."""
+melds, cards, card update, deal update, move insert, the turn clock's deal check, game update,
+release: 13); the fresh board (6). Computer moves are the worker's: none in the request."""
+DISCARD_QUERIES = 31
+"""POST discard (htmx): as a draw, and a new turn starts (turn_clock): clear the old deadline, the
+next player's absences, their deadline, three queued jobs (expiry, warning, e-mail) and the badge
+notice (savepoint, insert, release): 10 more."""
 LATE_MOVES = 100
 LATE_DEAL = 4
 

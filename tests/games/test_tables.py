@@ -11,7 +11,7 @@ from games import services
 from games.models import Card, Game, Move, Seat
 from games.services import Refusal
 from tests.factories import (current_deal, hand_keys, login, make_started_game, make_table, make_user, moves_by,
-                             play_moves, post_move, seat_to_move, seats_of, snapshot)
+                             play_moves, post_move, run_due_jobs, seat_to_move, seats_of, snapshot)
 
 pytestmark = pytest.mark.django_db
 
@@ -330,6 +330,10 @@ def test_computers_move_until_a_person_is_to_move():
         assert client.post(url("game_add_computer", game)).status_code == 302
     assert client.post(url("game_start", game)).status_code == 302
     game.refresh_from_db()
+    # The start queued the first computer move for the worker; nothing moved in the request.
+    assert seat_to_move(game).position == 1 and not Move.objects.filter(game=game).exists()
+    assert run_due_jobs() > 0
+    game.refresh_from_db()
 
     # Seat 0 is the person; the computer seats that play before them (this seed: all three) already have.
     assert seat_to_move(game).position == 0
@@ -347,6 +351,8 @@ def test_computers_move_until_a_person_is_to_move():
         card = sorted(hand_keys(game, mover))[0]
         response = post_move(client, game, {"type": "discard", "card": card}, game.version, htmx=True)
         assert response.status_code == 200
+        assert f'data-version="{game.version + 1}"' in response.content.decode()
+        run_due_jobs()
         game.refresh_from_db()
         after = list(Move.objects.filter(game=game, ply__gte=plies_before).order_by("ply"))
         assert [m.actor for m in after[:2]] == [Move.Actor.PLAYER] * 2
@@ -358,12 +364,11 @@ def test_computers_move_until_a_person_is_to_move():
             discards = [m.seat.position for m in computer_moves if m.action["type"] == "discard"]
             assert discards == [1, 2, 3]
         assert seat_to_move(game).user_id == ann.pk
-        assert f'data-version="{game.version}"' in response.content.decode()
     assert moves_by(game, Move.Actor.COMPUTER).count() >= 6
 
 
 def test_no_computer_move_while_a_person_is_to_move():
     game = make_started_game(players=2, seed="people")
     assert not services.play_computer_turn(game.pk)
-    assert services.play_computer_turns(game.pk) == 0
+    assert run_due_jobs() == 0
     assert not Move.objects.filter(game=game).exists()

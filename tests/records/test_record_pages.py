@@ -80,7 +80,7 @@ def test_record_in_play_shows_the_commitment_but_not_the_seed_of_the_deal_in_pro
     assert "secret until the deal ends" in body
     assert "<code>draw</code>" in body and not re.search(r"<code>draw \w", body)
     board = login(player).get(f"/games/{game.pk}/").content.decode()
-    assert f"<code title=" in board and deal.commitment in board and deal.seed not in board
+    assert "<code title=" in board and deal.commitment in board and deal.seed not in board
 
 
 def test_private_game_record_and_replay_are_refused_to_outsiders():
@@ -102,7 +102,7 @@ def test_replay_of_a_finished_game_steps_forward_and_back_face_up():
     assert 'data-testid="replay-stock"' in fragment
     # Face up: every hand is shown, no card backs.
     assert "card-back" not in fragment
-    assert f"?step=2" in fragment and f"?step=0" in fragment
+    assert "?step=2" in fragment and "?step=0" in fragment
     last = client.get(f"/games/{game.pk}/replay?step=99999").content.decode()
     assert f'data-step="{len(moves)}"' in last and "Forward &#x25B6;</span>" in last
 

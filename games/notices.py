@@ -1,0 +1,246 @@
+"""Telling players: the "your turn" badge and notice on every open page, and the e-mails (your turn,
+time running out, game abandoned, daily digest).
+
+Each notice is first recorded as a ``Notification`` row; its unique constraints make a second badge
+event or e-mail for the same game, seat and turn (or a second digest on one day) impossible, so a
+job that runs twice sends nothing the second time. E-mails respect the user's PlayPreferences (each
+kind can be switched off; quiet hours defer them) and every one links to the preferences page.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from accounts.models import PlayPreferences
+from accounts.preferences import local_zone, next_digest_time, next_sending_time, preferences_for
+
+from . import jobs, notify, turn_clock
+from .models import Connection, Game, Notification, Seat
+
+
+def waiting_seats(user_id: int):
+    """Seats of ``user_id`` whose owner is to move now: active games, their turn, the clock theirs
+    (not expired, not on autopilot)."""
+    return Seat.objects.filter(user_id=user_id, game__status=Game.Status.ACTIVE, autopilot=False,
+                               position=F("game__turn_position"), game__turn_expired=False)
+
+
+def waiting_count(user_id: int) -> int:
+    """How many games wait on ``user_id`` (the badge number)."""
+    return waiting_seats(user_id).count()
+
+
+@dataclass
+class GameLine:
+    """A row of the "My games" dashboard or the digest: ``game``; ``your_turn``; ``turn_name``, who is
+    to move; ``time_left`` on the running turn (None: no clock running); ``seat`` the user's own."""
+
+    game: Game
+    seat: Seat
+    your_turn: bool
+    turn_name: str
+    time_left: dt.timedelta | None
+
+
+def my_games(user, now: dt.datetime) -> list[GameLine]:
+    """``user``'s games in play (active or paused): their turns first, each group sorted by time left
+    (least first; no running clock last)."""
+    lines = []
+    games = (Game.objects.filter(seats__user=user, status__in=[Game.Status.ACTIVE, Game.Status.PAUSED])
+             .prefetch_related("seats__user").distinct())
+    for game in games:
+        seats = list(game.seats.all())
+        mine = next(s for s in seats if s.user_id == user.pk)
+        to_move = next((s for s in seats if s.position == game.turn_position), None)
+        running = next((s.deadline for s in seats if s.deadline is not None), None)
+        left = max(dt.timedelta(0), running - now) if running else None
+        your_turn = (game.status == Game.Status.ACTIVE and to_move is mine and not mine.autopilot
+                     and not game.turn_expired)
+        lines.append(GameLine(game, mine, your_turn, to_move.name if to_move else "", left))
+    never = dt.timedelta.max
+    lines.sort(key=lambda line: (not line.your_turn, line.time_left if line.time_left is not None else never))
+    return lines
+
+
+def is_present(user_id: int, now: dt.datetime) -> bool:
+    """True when ``user_id`` has a page of the site open: a websocket that pinged recently."""
+    since = now - dt.timedelta(seconds=settings.RUMMY_PRESENCE_SECONDS)
+    return Connection.objects.filter(user_id=user_id, last_seen__gte=since).exists()
+
+
+def _send_counts(user_ids: list[int], game: Game | None = None, your_turn_user: int | None = None) -> None:
+    for user_id in user_ids:
+        notify.games_waiting(user_id, waiting_count(user_id),
+                             game if user_id == your_turn_user else None)
+
+
+def turn_started(game: Game, seats: list[Seat], seat: Seat) -> None:
+    """A person's turn began (inside the change's transaction): record the badge notice once, and
+    after commit send every person at the table their new count, with the "your turn" notice for
+    ``seat``'s owner."""
+    created = _record_once(Notification.Kind.TURN_BADGE, seat.user_id, game, seat)
+    users = [s.user_id for s in seats if s.user_id]
+    fresh = Game(pk=game.pk, variant=game.variant)
+    transaction.on_commit(lambda: _send_counts(users, fresh, seat.user_id if created else None))
+
+
+def badges_changed(game: Game) -> None:
+    """After commit, send every person at ``game`` their new count (a game ended or paused)."""
+    users = list(game.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+    transaction.on_commit(lambda: _send_counts(users))
+
+
+def _record_once(kind: str, user_id: int, game: Game | None = None, seat: Seat | None = None,
+                 day: dt.date | None = None) -> bool:
+    """Insert the Notification row; False when one already exists (the constraint refused it)."""
+    try:
+        with transaction.atomic():
+            Notification.objects.create(user_id=user_id, kind=kind, game=game, seat=seat,
+                                        turn_number=game.turn_number if game else 0, day=day)
+    except IntegrityError:
+        return False
+    return True
+
+
+def _site_url(path: str) -> str:
+    return settings.RUMMY_SITE_URL + path
+
+
+def _email(user, subject: str, lines: list[str], link: str) -> None:
+    body = render_to_string("games/email/notice.txt", {
+        "user": user, "lines": lines, "link": link, "preferences_url": _site_url(reverse("play_preferences"))})
+    send_mail(subject, body, None, [user.email])
+
+
+def describe_time(left: dt.timedelta | None) -> str:
+    """``left`` in words for pages and e-mails: "2 days 3 hours", "5 minutes", "no clock"."""
+    if left is None:
+        return "no clock"
+    seconds = int(left.total_seconds())
+    days, hours, minutes = seconds // 86400, seconds % 86400 // 3600, seconds % 3600 // 60
+    parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (minutes, "minute")]
+    words = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n]
+    return " ".join(words) or f"{seconds % 60} seconds"
+
+
+def _turn_of(game_id: int, turn_number: int):
+    """(game, seat) of a turn still running with its owner's clock, locked; None when stale."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE or game.turn_number != turn_number or game.turn_expired:
+        return None
+    seat = game.seats.select_related("user").get(position=game.turn_position)
+    if seat.user_id is None or seat.deadline is None:
+        return None
+    return game, seat
+
+
+def send_turn_email(game_id: int, turn_number: int, now: dt.datetime) -> bool:
+    """Job body, after the grace period: e-mail the player of turn ``turn_number`` unless the turn
+    is over, they have a page of the site open, they switched this e-mail off, or it was already
+    sent. During their quiet hours the job waits for the end of them. Returns True when sent."""
+    with transaction.atomic():
+        turn = _turn_of(game_id, turn_number)
+        if turn is None:
+            return False
+        game, seat = turn
+        prefs = preferences_for(seat.user)
+        if not prefs.email_your_turn or is_present(seat.user_id, now):
+            return False
+        later = next_sending_time(prefs, now)
+        if later > now:
+            jobs.email_turn.using(run_after=later).enqueue(game_id, turn_number)
+            return False
+        if not _record_once(Notification.Kind.TURN_EMAIL, seat.user_id, game, seat):
+            return False
+        _email(seat.user, f"Your turn in {game}",
+               [f"It is your turn in {game}.", f"Time left for this move: {describe_time(seat.deadline - now)}."],
+               _site_url(game.get_absolute_url()))
+    return True
+
+
+def send_warning_email(game_id: int, turn_number: int, now: dt.datetime) -> bool:
+    """Job body: e-mail the player of turn ``turn_number`` once 80% of their time has gone (a later
+    deadline, from an absence, makes the job wait). Quiet hours defer it while the turn lasts."""
+    with transaction.atomic():
+        turn = _turn_of(game_id, turn_number)
+        if turn is None:
+            return False
+        game, seat = turn
+        due = turn_clock.warning_time(game, seat)
+        if due > now:
+            jobs.warn_turn.using(run_after=due).enqueue(game_id, turn_number)
+            return False
+        prefs = preferences_for(seat.user)
+        if not prefs.email_warning:
+            return False
+        later = next_sending_time(prefs, now)
+        if later > now:
+            if later < seat.deadline:
+                jobs.warn_turn.using(run_after=later).enqueue(game_id, turn_number)
+            return False
+        if not _record_once(Notification.Kind.WARNING_EMAIL, seat.user_id, game, seat):
+            return False
+        _email(seat.user, f"Time is running out in {game}",
+               [f"Most of your time for this move in {game} has gone: {describe_time(seat.deadline - now)} left.",
+                "When it runs out the computer plays your turn."],
+               _site_url(game.get_absolute_url()))
+    return True
+
+
+def game_abandoned(game: Game) -> None:
+    """Tell each person at ``game`` (inside the abandoning transaction) that it was abandoned,
+    once each."""
+    for seat in game.seats.select_related("user").filter(user__isnull=False):
+        if _record_once(Notification.Kind.ABANDONED_EMAIL, seat.user_id, game, seat):
+            _email(seat.user, f"{game} was abandoned",
+                   [f"{game} was paused for 14 days with nobody at the table, so it has been abandoned."],
+                   _site_url(reverse("my_games")))
+
+
+def schedule_digest(prefs: PlayPreferences, now: dt.datetime) -> None:
+    """After the preferences were saved: queue the next digest when it is switched on (and none is
+    queued yet), forget it when switched off."""
+    if not prefs.email_digest:
+        PlayPreferences.objects.filter(pk=prefs.pk).update(next_digest_on=None)
+        return
+    day, moment = next_digest_time(prefs, now)
+    if prefs.next_digest_on == day:
+        return
+    PlayPreferences.objects.filter(pk=prefs.pk).update(next_digest_on=day)
+    jobs.send_digest.using(run_after=moment).enqueue(prefs.user_id, day.isoformat())
+
+
+def send_digest(user_id: int, day: dt.date, now: dt.datetime) -> bool:
+    """Job body: the daily digest of local date ``day``: the games waiting on the user, least time
+    left first, once per day; then queue the next day's. A digest switched off, or a job for a day
+    that is no longer the next one, does nothing. Returns True when sent."""
+    with transaction.atomic():
+        prefs = PlayPreferences.objects.select_for_update().select_related("user").filter(user_id=user_id).first()
+        if prefs is None or not prefs.email_digest or prefs.next_digest_on != day:
+            return False
+        later = next_sending_time(prefs, now)
+        if later > now:
+            jobs.send_digest.using(run_after=later).enqueue(user_id, day.isoformat())
+            return False
+        following, moment = next_digest_time(prefs, max(now, _day_end(prefs, day)))
+        prefs.next_digest_on = following
+        prefs.save(update_fields=["next_digest_on"])
+        jobs.send_digest.using(run_after=moment).enqueue(user_id, following.isoformat())
+        waiting = [line for line in my_games(prefs.user, now) if line.your_turn]
+        if not waiting or not _record_once(Notification.Kind.DIGEST_EMAIL, user_id, day=day):
+            return False
+        _email(prefs.user, f"{len(waiting)} game{'s' if len(waiting) != 1 else ''} waiting on you",
+               [f"{line.game}: {describe_time(line.time_left)} left" for line in waiting],
+               _site_url(reverse("my_games")))
+    return True
+
+
+def _day_end(prefs: PlayPreferences, day: dt.date) -> dt.datetime:
+    return dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0), tzinfo=local_zone(prefs))

@@ -1,0 +1,25 @@
+"""Template filters for turn clocks: ``{{ seat.deadline|time_left }}`` -> "2 days 3 hours"."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django import template
+from django.utils import timezone
+
+from ..notices import describe_time
+
+register = template.Library()
+
+
+@register.filter
+def time_left(deadline) -> str:
+    """Time left until ``deadline`` (an aware datetime) in words; "" when there is none."""
+    if deadline is None:
+        return ""
+    return describe_time(max(deadline - timezone.now(), timedelta(0)))
+
+
+@register.filter
+def duration_words(left) -> str:
+    """A timedelta in words ("5 minutes"); "" for None."""
+    return "" if left is None else describe_time(left)

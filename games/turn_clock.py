@@ -1,0 +1,242 @@
+"""Turn clocks: per-seat deadlines, expiry, autopilot, pausing and abandoning games.
+
+Every fact lives in rows (``Game.turn_*``, ``Seat.deadline/expired_turns/autopilot``, accounts'
+``Absence``); the jobs in ``games.jobs`` act on them and each checks the rows it was made for, so a
+job that runs late, twice, or after the game moved on does nothing wrong.
+
+- A turn starts when the seat to move changes (or a new deal starts). A person's seat then gets a
+  deadline: the table's ``time_per_move`` of running clock, where the clock stops during the owner's
+  declared absences at tables that allow it (``absence_stops_clock``).
+- When a deadline passes the computer plays that turn (Move actor "deadline"). Two expired turns in
+  a row put the seat on autopilot (actor "autopilot") until its owner takes the seat back.
+- A game in which no person's seat is active (all on autopilot) pauses; a game paused for 14 days is
+  abandoned and its players are told.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.preferences import absences_of
+
+from . import jobs, notices, services
+from .models import Deal, Game, Move, Seat
+
+AUTOPILOT_AFTER_EXPIRIES = 2
+PAUSE_BEFORE_ABANDON = dt.timedelta(days=14)
+WARNING_SHARE = 0.8
+"""The warning e-mail goes when this share of the time per move has gone."""
+SHORTEST_WARNED_TURN = 3600
+"""Tables with less time per move than this (seconds) get no warning e-mail."""
+
+Span = tuple[dt.datetime, dt.datetime]
+
+
+def clock_end(start: dt.datetime, seconds: float, stopped: list[Span]) -> dt.datetime:
+    """The moment at which ``seconds`` of running clock have passed since ``start``, when the clock
+    stands still during each (start, end) span of ``stopped`` (declared absences)."""
+    moment, left = start, dt.timedelta(seconds=seconds)
+    for span_start, span_end in sorted(stopped):
+        if span_end <= moment:
+            continue
+        if span_start > moment:
+            if moment + left <= span_start:
+                return moment + left
+            left -= span_start - moment
+        moment = max(moment, span_end)
+    return moment + left
+
+
+def _stopped_spans(game: Game, user_id: int, since: dt.datetime) -> list[Span]:
+    if not game.absence_stops_clock:
+        return []
+    return absences_of([user_id], since).get(user_id, [])
+
+
+def deadline_of(game: Game, seat: Seat) -> dt.datetime:
+    """When ``seat``'s turn, started at ``game.turn_started_at``, runs out."""
+    start = game.turn_started_at
+    return clock_end(start, game.time_per_move, _stopped_spans(game, seat.user_id, start))
+
+
+def warning_time(game: Game, seat: Seat) -> dt.datetime:
+    """When 80% of ``seat``'s time for the current turn has gone (clock stops counted)."""
+    start = game.turn_started_at
+    return clock_end(start, game.time_per_move * WARNING_SHARE, _stopped_spans(game, seat.user_id, start))
+
+
+def computer_actor(game: Game, seat: Seat) -> str | None:
+    """Who plays for ``seat`` when it is to move: "computer" (a computer player's seat), "deadline"
+    (its owner's time ran out this turn), "autopilot" (seat on autopilot), or None (its owner)."""
+    if seat.is_bot:
+        return Move.Actor.COMPUTER
+    if game.turn_expired and game.turn_position == seat.position:
+        return Move.Actor.DEADLINE
+    if seat.autopilot:
+        return Move.Actor.AUTOPILOT
+    return None
+
+
+def time_left(seat: Seat, now: dt.datetime) -> dt.timedelta | None:
+    """Time left on ``seat``'s running turn (zero once past), or None when its clock is not running."""
+    if seat.deadline is None:
+        return None
+    return max(dt.timedelta(0), seat.deadline - now)
+
+
+def _start_turn(game: Game, seats: list[Seat], seat: Seat, now: dt.datetime) -> None:
+    """A new turn for ``seat``: count it, give a person's seat its deadline and queue its expiry,
+    warning and e-mail jobs, and record the "your turn" notice."""
+    game.turn_number += 1
+    game.turn_position = seat.position
+    game.turn_started_at = now
+    game.turn_expired = False
+    Seat.objects.filter(game=game, deadline__isnull=False).exclude(pk=seat.pk).update(deadline=None)
+    if seat.user_id is None or seat.autopilot:
+        return
+    seat.deadline = deadline_of(game, seat)
+    seat.save(update_fields=["deadline"])
+    jobs.expire_turn.using(run_after=seat.deadline).enqueue(game.pk, game.turn_number)
+    if game.time_per_move >= SHORTEST_WARNED_TURN:
+        jobs.warn_turn.using(run_after=warning_time(game, seat)).enqueue(game.pk, game.turn_number)
+    grace = dt.timedelta(seconds=settings.RUMMY_EMAIL_GRACE_SECONDS)
+    jobs.email_turn.using(run_after=now + grace).enqueue(game.pk, game.turn_number)
+    notices.turn_started(game, seats, seat)
+
+
+def after_change(game: Game, seats: list[Seat] | None = None) -> None:
+    """Bring the clock up to date after an accepted change of ``game`` (inside its transaction, the
+    game row locked, ``version`` already bumped; the caller saves ``game``).
+
+    Starts a new turn when the seat to move or the deal changed, and queues the next computer move
+    when the seat to move is played by the computer: after ``RUMMY_COMPUTER_PAUSE_SECONDS`` at the
+    start of its turn, at once within it.
+    """
+    if game.status != Game.Status.ACTIVE:
+        if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED, Game.Status.ABORTED, Game.Status.VOIDED):
+            Seat.objects.filter(game=game, deadline__isnull=False).update(deadline=None)
+            notices.badges_changed(game)
+        return
+    deal = Deal.objects.filter(game=game).order_by("-number").values_list("number", "turn").first()
+    seats = seats if seats is not None else list(game.seats.order_by("position"))
+    seat = seats[deal[1]]
+    new_turn = (game.turn_deal, game.turn_position) != deal or game.turn_number == 0
+    if new_turn:
+        game.turn_deal = deal[0]
+        _start_turn(game, seats, seat, timezone.now())
+    if computer_actor(game, seat):
+        pause = settings.RUMMY_COMPUTER_PAUSE_SECONDS if new_turn else 0
+        when = timezone.now() + dt.timedelta(seconds=pause) if pause else None
+        jobs.computer_turn.using(run_after=when).enqueue(game.pk, game.version)
+
+
+def player_moved(seat: Seat) -> None:
+    """A person moved for ``seat`` themselves: their run of expired turns is over."""
+    if seat.expired_turns:
+        seat.expired_turns = 0
+        seat.save(update_fields=["expired_turns"])
+
+
+def _someone_at_the_table(seats: list[Seat]) -> bool:
+    return any(seat.user_id and not seat.autopilot for seat in seats)
+
+
+def expire_turn(game_id: int, turn_number: int, now: dt.datetime) -> bool:
+    """Job body: when turn ``turn_number`` of ``game_id`` is still running and its deadline has
+    passed, hand it to the computer; a second expiry in a row puts the seat on autopilot, and a game
+    left with no active person pauses. A deadline moved later (an absence) queues itself again.
+
+    Returns True when the turn expired; a stale job (game moved on, already expired) does nothing.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.Status.ACTIVE or game.turn_number != turn_number or game.turn_expired:
+            return False
+        seats = list(game.seats.order_by("position"))
+        seat = seats[game.turn_position]
+        if seat.deadline is None:
+            return False
+        if seat.deadline > now:
+            jobs.expire_turn.using(run_after=seat.deadline).enqueue(game_id, turn_number)
+            return False
+        seat.deadline = None
+        seat.expired_turns += 1
+        seat.autopilot = seat.autopilot or seat.expired_turns >= AUTOPILOT_AFTER_EXPIRIES
+        seat.save(update_fields=["deadline", "expired_turns", "autopilot"])
+        game.turn_expired = True
+        if not _someone_at_the_table(seats):
+            _pause(game, now)
+        services.record_change(game, seats)
+    return True
+
+
+def _pause(game: Game, now: dt.datetime) -> None:
+    game.status = Game.Status.PAUSED
+    game.paused_at = now
+    jobs.abandon_paused.using(run_after=now + PAUSE_BEFORE_ABANDON).enqueue(game.pk)
+
+
+def take_seat_back(user, game_id: int, now: dt.datetime) -> Game:
+    """``user`` takes their seat back from the autopilot; a paused game resumes, and when it is
+    their turn they get a fresh turn with a full clock.
+
+    Raises Refusal 404 (no such game), 403 (no seat there), 409 (game over, seat not on autopilot).
+    """
+    with transaction.atomic():
+        game = services.lock_game(game_id)
+        seats = list(game.seats.order_by("position"))
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None:
+            raise services.Refusal(403, "not_seated", "You do not have a seat at this table.")
+        if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
+            raise services.Refusal(409, "game_over", "This game is not in play.")
+        if not seat.autopilot:
+            raise services.Refusal(409, "not_on_autopilot", "Your seat is not on autopilot.")
+        seat.autopilot = False
+        seat.expired_turns = 0
+        seat.save(update_fields=["autopilot", "expired_turns"])
+        game.status = Game.Status.ACTIVE
+        game.paused_at = None
+        if game.turn_position == seat.position:
+            _start_turn(game, seats, seat, now)
+        services.record_change(game, seats)
+    return game
+
+
+def abandon_if_unresumed(game_id: int, now: dt.datetime) -> bool:
+    """Job body: abandon ``game_id`` when it has stayed paused for 14 days, and tell its players.
+    Returns True when it did; a game resumed meanwhile (or paused again later) is left alone."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.Status.PAUSED:
+            return False
+        due = game.paused_at + PAUSE_BEFORE_ABANDON
+        if due > now:
+            jobs.abandon_paused.using(run_after=due).enqueue(game_id)
+            return False
+        game.status = Game.Status.ABANDONED
+        game.finished_at = now
+        services.record_change(game)
+        notices.game_abandoned(game)
+    return True
+
+
+def absences_changed(user, now: dt.datetime) -> int:
+    """Recompute the running deadlines of ``user``'s seats after they declared an absence (tables
+    that allow absences only); the queued expiry jobs find the later deadline and wait for it.
+    Returns the number of deadlines moved."""
+    moved = 0
+    with transaction.atomic():
+        seats = (Seat.objects.select_for_update().select_related("game")
+                 .filter(user=user, deadline__isnull=False, game__status=Game.Status.ACTIVE,
+                         game__absence_stops_clock=True))
+        for seat in seats:
+            deadline = deadline_of(seat.game, seat)
+            if deadline != seat.deadline:
+                seat.deadline = deadline
+                seat.save(update_fields=["deadline"])
+                moved += 1
+    return moved

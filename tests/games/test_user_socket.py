@@ -1,0 +1,68 @@
+"""The user websocket (``/ws/user/``, on every page): anonymous users refused, the waiting count on
+connect and on request, a "your turn" event (with the game) when a turn passes, the count going
+down for the player who moved, and presence rows kept for as long as the socket is open."""
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games.models import Connection
+from rummy_site.asgi import application
+from tests.factories import hand_keys, login, make_started_game, post_move, seat_to_move, seats_of
+from tests.games.sockets import HOST, SILENCE, session_cookie
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("close_thread_connections")]
+
+
+async def user_socket(cookie):
+    headers = [(b"origin", b"http://testserver"), (b"host", HOST)]
+    if cookie:
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    socket = WebsocketCommunicator(application, "/ws/user/", headers=headers)
+    assert (await socket.connect(timeout=5))[0]
+    return socket
+
+
+def waiting(count, game=None):
+    """The ``games.waiting`` message for ``count`` games (with ``game`` when it became theirs)."""
+    if game is None:
+        return {"type": "games.waiting", "count": count, "game": None, "name": "", "url": ""}
+    return {"type": "games.waiting", "count": count, "game": game.pk, "name": str(game),
+            "url": game.get_absolute_url()}
+
+
+async def test_an_anonymous_user_socket_is_closed_with_4403():
+    socket = await user_socket(None)
+    closing = await socket.receive_output(timeout=5)
+    assert closing == {"type": "websocket.close", "code": 4403}
+
+
+async def test_the_user_socket_announces_turns_and_keeps_presence():
+    game, seats = await sync_to_async(lambda: (g := make_started_game(players=2, seed="ws-user"), seats_of(g)))()
+    mover = await sync_to_async(seat_to_move)(game)
+    other = next(seat for seat in seats if seat.pk != mover.pk)
+    mover_socket = await user_socket(await session_cookie(mover.user))
+    other_socket = await user_socket(await session_cookie(other.user))
+    assert await mover_socket.receive_json_from(timeout=3) == waiting(1)
+    assert await other_socket.receive_json_from(timeout=3) == waiting(0)
+    assert await Connection.objects.filter(user_id__in=[mover.user_id, other.user_id]).acount() == 2
+
+    @sync_to_async
+    def play_turn():
+        client = login(mover.user)
+        post_move(client, game, {"type": "draw_stock"}, game.version)
+        game.refresh_from_db()
+        post_move(client, game, {"type": "discard", "card": sorted(hand_keys(game, mover))[0]}, game.version)
+        game.refresh_from_db()
+
+    await play_turn()
+    assert await other_socket.receive_json_from(timeout=3) == waiting(1, game)
+    assert await mover_socket.receive_json_from(timeout=3) == waiting(0)
+    assert await other_socket.receive_nothing(timeout=SILENCE)
+
+    await other_socket.send_json_to({"type": "sync"})
+    assert await other_socket.receive_json_from(timeout=3) == waiting(1)
+
+    await other_socket.disconnect()
+    await mover_socket.disconnect()
+    assert not await Connection.objects.filter(user_id__in=[mover.user_id, other.user_id]).aexists()
