@@ -5,7 +5,8 @@ included.
 Checked after every action: (a) all 116 cards are in exactly one place (F1); (b) every meld on the
 table holds at most one wild (F11); (c) at most one action card is played per turn (F14); (d) the
 player to move always has a legal action and the listed actions apply (0.5); (e) a turn never
-starts with an empty stock: the turn that empties it ends the round (F16); (f) ``apply`` never
+starts with an empty stock: the turn that empties it ends the round (F16), played with a 56-card
+deck so that the stock does run out; (f) ``apply`` never
 changes the state it was called on (0.7); (g) the JSON action log replays to the same game; (h)
 every game ends with a total at the target and the lowest total first (F18).
 """
@@ -79,10 +80,15 @@ def test_d_0_5_no_dead_ends_the_player_to_move_always_has_a_legal_action(players
             state.apply(seat, action)  # raises IllegalAction if the list lied
 
 
+SMALL_DECK = Frayzy(copies=1, wilds=2, skips=2, draw_fives=2, discard_ones=2)
+"""56 cards (F1's counts are table options): with the full deck the computer players nearly always
+go out before the stock runs out, so F16 is exercised with this one."""
+
+
 @PLAYOUT
 @given(players=players_st, seed=game_seed_st, bot_seed=bot_seed_st)
 def test_e_f16_the_round_ends_when_the_stock_runs_out(players, seed, bot_seed):
-    for state, _, _, after, events in playout(players, seed, bot_seed):
+    for state, _, _, after, events in builders.playout(SMALL_DECK, players, seed, bot_seed, MAX_MOVES):
         if after.finished:
             continue
         assert after.deal.stock or after.deal.phase != Phase.DRAW, "a turn started with an empty stock (F16)"
@@ -93,6 +99,13 @@ def test_e_f16_the_round_ends_when_the_stock_runs_out(players, seed, bot_seed):
         if after.ended_deal is not None and after.last_result.winner is None:
             assert after.ended_deal.stock == [], "a round ended with no winner while the stock held cards"
         assert not any(e["type"] == "stock_rebuilt" for e in events)
+
+
+def test_e_f16_control_the_small_deck_runs_out_of_stock():
+    """Control for the property above: its play-outs do reach rounds that end with the stock empty."""
+    ended = [after.last_result for _, _, _, after, _ in builders.playout(SMALL_DECK, 3, "stock-out", 1, MAX_MOVES)
+             if after.ended_deal is not None]
+    assert any(result.winner is None for result in ended)
 
 
 @PLAYOUT
