@@ -9,7 +9,8 @@ from games.models import AuditEntry, Game, Move, Report, Seat
 from games.services import Refusal
 from records.models import PlayerResult, Rating, RatingChange
 from tests.factories import (
-    hand_keys, load_state, make_started_game, make_table, make_user, play_moves, seat_to_move, seats_of, snapshot,
+    hand_keys, load_state, make_started_game, make_table, make_user, play_moves, run_due_jobs, seat_to_move, seats_of,
+    snapshot,
 )
 from tests.moderators import make_moderator, moderators_group
 from tests.records.helpers import people_game
@@ -108,9 +109,10 @@ def test_replace_seat_keeps_the_cards_and_the_computer_plays_on():
     seat = seat_to_move(game)
     person, cards = seat.user, hand_keys(game, seat)
     moderation.hand_seat_to_computer(make_moderator(), game.pk, seat.position, REASON)
+    run_due_jobs()
     seat.refresh_from_db()
     assert seat.user is None and seat.is_bot and seat.former_user == person
-    # It was this seat's turn: the computer has played it (and kept the cards it was dealt).
+    # It was this seat's turn: the worker's computer move has played it (and kept the cards it was dealt).
     first = Move.objects.filter(seat=seat, actor=Move.Actor.COMPUTER).order_by("ply").first()
     assert first is not None
     assert first.action["type"] in ("draw_stock", "take_discard")
