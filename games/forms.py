@@ -5,6 +5,7 @@ from django import forms
 from django.http import QueryDict
 
 from .engine.variants import VARIANTS
+from .models import Seat
 from .engine.variants.standard import DEFAULT_TARGET
 from .services import Refusal
 
@@ -41,6 +42,20 @@ class NewTableForm(forms.Form):
         options = {name: data[name] for name in VARIANT_OPTIONS.get(data["variant"], ())}
         return {"variant": data["variant"], "players": data["players"], "is_private": data["is_private"],
                 "options": options}
+
+
+class ComputerPlayerForm(forms.Form):
+    """Give a seat to a computer player of a level (``Seat.BotLevel``); no level means normal."""
+
+    level = forms.ChoiceField(choices=Seat.BotLevel.choices, initial=Seat.BotLevel.NORMAL, required=False,
+                              label="Computer level")
+
+    def chosen_level(self) -> str:
+        """The level asked for: the submitted value as is when it is not a level (the service
+        refuses it with its reason), the default when none was given."""
+        if self.is_valid():
+            return self.cleaned_data["level"] or Seat.BotLevel.NORMAL
+        return str(self.data.get("level", ""))
 
 
 def _declared_wilds(text: str) -> dict[str, str]:

@@ -13,6 +13,7 @@ from .engine.contracts import CONTRACTS, contract_text
 from .engine.melds import show, show_code, show_wild
 from .engine.state import Phase, PlayerView, TableMeld
 from .engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
+from .forms import ComputerPlayerForm
 from .models import Game, Move
 from .services import Board
 
@@ -254,6 +255,7 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
                      "my_seat": board.seat, "your_turn": False, "error": error, "selected": selected or set()}
     if view is None:
         context["title"] = f"{game} \u2014 waiting for players"
+        context["computer_form"] = ComputerPlayerForm()
         return context
     legal = view.legal_actions
     lay_off_melds = {action.meld for action in legal if isinstance(action, LayOff)}

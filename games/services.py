@@ -16,6 +16,7 @@ from django.utils import timezone
 from . import notify, store
 from .engine.actions import Action, action_from_json
 from .engine.bots import chooser
+from .engine.bots.memory import Memory
 from .engine.errors import IllegalAction
 from .engine.state import GameState, PlayerView
 from .engine.variants import VARIANTS, make_variant
@@ -177,14 +178,17 @@ def _access_own_table(user, game_id: int) -> Game:
     return game
 
 
-def add_computer_player(user, game_id: int) -> Seat:
-    """Give the first empty seat of ``user``'s open table to a computer player.
+def add_computer_player(user, game_id: int, level: str = Seat.BotLevel.NORMAL) -> Seat:
+    """Give the first empty seat of ``user``'s open table to a computer player of ``level``
+    (``Seat.BotLevel``: easy, normal or strong).
 
-    Raises Refusal 403 (not the table's creator) or 409 (started or full).
+    Raises Refusal 400 (unknown level), 403 (not the table's creator) or 409 (started or full).
     """
+    if level not in Seat.BotLevel.values:
+        raise Refusal(400, "bad_level", "Choose a computer level: easy, normal or strong.")
     with transaction.atomic():
         game = _access_own_table(user, game_id)
-        seat = Seat.objects.create(game=game, position=_free_position(game), bot_level=Seat.BotLevel.SIMPLE)
+        seat = Seat.objects.create(game=game, position=_free_position(game), bot_level=level)
         _changed(game)
     return seat
 
@@ -282,11 +286,18 @@ def submit_move(user, game_id: int, version: int, action_json: dict) -> Game:
     return game
 
 
+def _computer_memory(game: Game, deal_number: int) -> Memory:
+    """What a computer seat saw of deal ``deal_number``: the public events of its moves' log."""
+    moves = Move.objects.filter(game=game, deal_number=deal_number).order_by("ply").values_list("events", flat=True)
+    return Memory.replay(deal_number, [event for events in moves for event in events])
+
+
 def play_computer_turn(game_id: int) -> bool:
     """Play one action for the computer player to move in ``game_id``, if it is a computer's turn.
 
-    Returns True when an action was applied. The bot (``bots.chooser`` of the variant) sees only
-    its own PlayerView.
+    Returns True when an action was applied. The bot (``bots.chooser`` of the variant and the
+    seat's level) sees only its own PlayerView, and at the strong level the public events of the
+    deal (``bots.memory.Memory``, from the move log).
     """
     with transaction.atomic():
         game = _lock_game(game_id)
@@ -298,7 +309,8 @@ def play_computer_turn(game_id: int) -> bool:
             return False
         state = store.load_state(rows)
         rng = random.Random(f"{game.seed}:bot:{game.version}")
-        action = chooser(game.variant)(state.player_view(seat.position), rng)
+        memory = _computer_memory(game, rows.deal.number) if seat.bot_level == Seat.BotLevel.STRONG else None
+        action = chooser(game.variant, seat.bot_level)(state.player_view(seat.position), rng, memory)
         _apply(rows, state, seat, action, Move.Actor.COMPUTER)
     return True
 
