@@ -4,7 +4,10 @@ from __future__ import annotations
 from django import forms
 from django.http import QueryDict
 
+from .engine.cards import DRAW5
 from .engine.variants import VARIANTS
+from .engine.variants.frayzy import DEFAULT_TARGET as FRAYZY_TARGET
+from .engine.variants.frayzy import EXTENDED_TARGET
 from .models import Seat
 from .engine.variants.standard import DEFAULT_TARGET
 from .services import Refusal
@@ -13,11 +16,14 @@ LOWEST_TARGET = 50
 HIGHEST_TARGET = 500
 MELD_NUMBER_DIGITS = 4
 MOVE_TYPES = ("draw_stock", "take_discard", "lay_meld", "lay_off", "discard", "lay_contract")
-VARIANT_OPTIONS = {"standard": ("target", "going_rummy"), "wild": (), "frustration": ()}
+"""Moves sent as ``action=<type>``; Frayzy's action cards come as ``play_card`` and ``choose_target`` fields."""
+VARIANT_OPTIONS = {"standard": {"target": "target", "going_rummy": "going_rummy"}, "wild": {}, "frustration": {},
+                   "frayzy": {"target": "frayzy_target"}}
 GROUP_FIELD = "group:"
 STANDS_FIELD = "stands:"
 MAX_GROUPS = 4
-"""The form fields that are table options of each variant; a variant not listed has none."""
+"""Each variant's table options and the form field that holds each; a variant not listed has none."""
+SEAT_DIGITS = 2
 
 
 class NewTableForm(forms.Form):
@@ -30,6 +36,10 @@ class NewTableForm(forms.Form):
     target = forms.IntegerField(min_value=LOWEST_TARGET, max_value=HIGHEST_TARGET, initial=DEFAULT_TARGET,
                                 required=False, label="Standard Rummy: game ends when a player reaches (penalty points)")
     going_rummy = forms.BooleanField(required=False, label="Standard Rummy: going rummy doubles penalties (rule S14)")
+    frayzy_target = forms.TypedChoiceField(
+        choices=[(FRAYZY_TARGET, f"{FRAYZY_TARGET} points"), (EXTENDED_TARGET, f"Extended Play: {EXTENDED_TARGET} points")],
+        coerce=int, initial=FRAYZY_TARGET, required=False, empty_value=FRAYZY_TARGET,
+        label="Frayzy: game ends when a player reaches (rule F18)")
 
     def clean_target(self):
         """A missing target means the default (S15)."""
@@ -39,7 +49,7 @@ class NewTableForm(forms.Form):
     def table_arguments(self) -> dict:
         """Keyword arguments for ``services.create_table``; only the chosen variant's options."""
         data = self.cleaned_data
-        options = {name: data[name] for name in VARIANT_OPTIONS.get(data["variant"], ())}
+        options = {name: data[field] for name, field in VARIANT_OPTIONS.get(data["variant"], {}).items()}
         return {"variant": data["variant"], "players": data["players"], "is_private": data["is_private"],
                 "options": options}
 
@@ -109,6 +119,15 @@ def contract_payload(post: QueryDict) -> dict:
     return {"type": "lay_contract", "groups": groups, "wilds": wilds}
 
 
+def _seat(text: str | None) -> int | None:
+    """A seat position from the form (1-2 ASCII digits), None when absent. Raises Refusal 400 otherwise."""
+    if text is None or text == "":
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= SEAT_DIGITS):
+        raise Refusal(400, "malformed", "Choose a player.")
+    return int(text)
+
+
 def move_payload(post: QueryDict) -> tuple[int, dict]:
     """Read ``version`` and the action from the play form's fields.
 
@@ -116,7 +135,9 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
     means ``lay_off``); ``cards`` (card keys, repeated); ``reading`` (a meld or lay-off with what its
     wilds stand for, 0.3: ``"-/7D=9C"`` for a new meld, ``"3/2S=8H"`` for a lay-off on meld 3);
     ``swap`` (a wild swap, W11: ``"meld:natural:wild"``); for ``lay_contract`` the fields of
-    ``contract_payload``. Returns ``(version, action_json)``.
+    ``contract_payload``; ``play_card`` (a Frayzy action card's key, F14) with ``target`` (the seat
+    that draws 5, for a Draw 5); ``choose_target`` (the seat a Draw 5 start card makes draw, F4).
+    Returns ``(version, action_json)``.
 
     Raises Refusal 400 when the version or the action is missing or malformed.
     """
@@ -125,6 +146,14 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
     except ValueError:
         raise Refusal(400, "malformed", "The move is missing the game version.") from None
     cards = post.getlist("cards")
+    action_card = post.get("play_card")
+    if action_card is not None:
+        payload = {"type": "play_action", "card": action_card}
+        if action_card.partition("~")[0] == DRAW5:
+            payload["target"] = _seat(post.get("target"))
+        return version, payload
+    if "choose_target" in post:
+        return version, {"type": "choose_target", "target": _seat(post.get("choose_target"))}
     swap = post.get("swap")
     if swap is not None:
         meld, _, rest = swap.partition(":")

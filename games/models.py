@@ -151,7 +151,7 @@ class Deal(models.Model):
     dealer = models.PositiveSmallIntegerField()
     seed = models.CharField(max_length=64)
     turn = models.PositiveSmallIntegerField()
-    phase = models.CharField(max_length=10)
+    phase = models.CharField(max_length=16)
     taken_discard = models.CharField(max_length=8, blank=True)
     rebuilds = models.PositiveSmallIntegerField(default=0)
     stalemate = models.BooleanField(default=False)

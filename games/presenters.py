@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .engine.actions import Discard, LayContract, LayMeld, LayOff, SwapWild
-from .engine.cards import RANKS, Card, parse_card, sort_by_rank, sort_by_suit
+from .engine.actions import ChooseTarget, Discard, LayContract, LayMeld, LayOff, PlayAction, SwapWild
+from .engine.cards import DISCARD1, DRAW5, RANKS, SKIP, Card, parse_card, sort_by_rank, sort_by_suit
 from .engine.contracts import CONTRACTS, contract_text
 from .engine.melds import show, show_code, show_wild
 from .engine.state import Phase, PlayerView, TableMeld
+from .engine.variants.frayzy import MELD_RULES as FRAYZY_RULES
 from .engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
 from .forms import ComputerPlayerForm
 from .models import Game, Move
@@ -136,7 +137,8 @@ def contract_groups(number: int) -> list[Choice]:
     return groups
 
 
-HELP_PAGES = {"standard": "help_standard", "wild": "help_wild", "frustration": "help_frustration"}
+HELP_PAGES = {"standard": "help_standard", "wild": "help_wild", "frustration": "help_frustration",
+              "frayzy": "help_frayzy"}
 
 
 def wild_rank_label(rank: int | None) -> str:
@@ -181,8 +183,43 @@ def _show_keys(keys: list[str]) -> str:
     return " ".join(show(parse_card(key)) for key in keys)
 
 
-DEAL_WORDS = {"standard": "Hand", "wild": "Deal", "frustration": "Round"}
-"""What each game calls a deal in its rules (S12 hand, W13 deal, R15 round)."""
+DEAL_WORDS = {"standard": "Hand", "wild": "Deal", "frustration": "Round", "frayzy": "Round"}
+"""What each game calls a deal in its rules (S12 hand, W13 deal, R15 round, F16 round)."""
+
+
+def start_card_effect(code: str, dealer: int, names: list[str]) -> str:
+    """What a Frayzy start card did or asks for (F4), in words; empty for a card without effect."""
+    players = len(names)
+    if code == SKIP:
+        return (f"the start card is a Skip: {names[(dealer + 1) % players]} loses the first turn and "
+                f"{names[(dealer + 2) % players]} plays first")
+    if code == DRAW5:
+        return f"the start card is a Draw 5: {names[dealer]} (the dealer) chooses who draws 5 cards"
+    if code == DISCARD1:
+        return f"the start card is a Discard 1: {names[dealer]} (the dealer) discards one card on top of it"
+    return ""
+
+
+def _describe_action_card(event: dict, names: list[str]) -> str:
+    """A Frayzy action card played to end a turn (F14), in words."""
+    who = names[event["seat"]]
+    if event["action"] == SKIP:
+        skipped = event["skipped"]
+        if len(names) == 2:
+            return f"{who} played Skip: {names[skipped]} is skipped and {who} takes another turn."
+        return f"{who} played Skip: {names[skipped]} is skipped."
+    if event["action"] == DISCARD1:
+        return f"{who} played Discard 1 and discards one more card."
+    return f"{who} played Draw 5."
+
+
+def _describe_draw_five(event: dict, names: list[str]) -> str:
+    """F4/F14: who made whom draw, e.g. "Ana made Ben draw 5"."""
+    who, target = names[event["seat"]], names[event["target"]]
+    whom = "themselves" if event["seat"] == event["target"] else target
+    short = f" (only {event['count']} left in the stock)" if event["count"] < 5 else ""
+    start = "With the start card, " if event.get("start_card") else ""
+    return f"{start}{who} made {whom} draw 5{short}."
 
 
 def describe_event(event: dict, names: list[str], deal_word: str = "Deal") -> str:
@@ -205,6 +242,12 @@ def describe_event(event: dict, names: list[str], deal_word: str = "Deal") -> st
     if kind == "swap_wild":
         return (f"{who} swapped {_show_keys([event['card']])} for the wild "
                 f"{show_wild(parse_card(event['wild']), event['stood_for'])}.")
+    if kind == "play_action":
+        return _describe_action_card(event, names)
+    if kind == "draw_five":
+        return _describe_draw_five(event, names)
+    if kind == "extra_discard":
+        return f"{who} discarded {_show_keys([event['card']])} for the Discard 1."
     if kind == "stock_rebuilt":
         return "The discard pile was shuffled into a new stock."
     if kind == "stock_exhausted":
@@ -223,6 +266,10 @@ def describe_event(event: dict, names: list[str], deal_word: str = "Deal") -> st
     if kind == "game_over" and event.get("stalled"):
         return "The game stopped at its round limit: the highest contract wins."
     if kind == "new_deal":
+        effect = start_card_effect(parse_card(event["start_card"]).code, event["dealer"], names) \
+            if "start_card" in event else ""
+        if effect:
+            return f"{deal_word} {event['deal']} begins: {effect}."
         # Every variant starts a deal with the player left of its dealer (S4, W4, R3, F5).
         return f"{deal_word} {event['deal']} begins: {names[(event['dealer'] + 1) % len(names)]} plays first."
     if kind == "game_over":
@@ -235,11 +282,44 @@ def describe_move(move: Move, names: list[str], deal_word: str = "Deal") -> list
     return [describe_event(event, names, deal_word) for event in move.events]
 
 
-def _outcome(result: dict, names: list[str]) -> str:
+def _outcome(result: dict, names: list[str], no_winner: str = "stalemate") -> str:
     if result["winner"] is None:
-        return "stalemate"
+        return no_winner
     streak = " \u2014 streak bonus" if result.get("streak_bonus") else ""
     return f"{names[result['winner']]} went out{streak}"
+
+
+@dataclass(frozen=True)
+class DrawFiveChooser:
+    """The Draw 5 card the viewer may play and the seats it may aim at (F14), the next seat first."""
+
+    card: str
+    targets: tuple[Choice, ...]
+
+
+def frayzy_context(view: PlayerView, names: list[str], me: int | None) -> dict:
+    """Frayzy's part of the board (F4, F6, F14): the start card and its effect, whether the discard
+    pile is closed, the action cards the viewer may play (Skip, Discard 1 as buttons; Draw 5 with a
+    target chooser, themselves included) and a Draw 5 start card's choice of who draws."""
+    legal = view.legal_actions
+    plays = [a for a in legal if isinstance(a, PlayAction)]
+    draw_five = [a for a in plays if a.target is not None]
+    chooser = None
+    if draw_five and me is not None:
+        order = sorted(draw_five, key=lambda a: (a.target - me - 1) % len(names))
+        chooser = DrawFiveChooser(draw_five[0].card, tuple(
+            Choice("yourself" if a.target == me else names[a.target], str(a.target)) for a in order))
+    start = view.start_card
+    return {
+        "is_frayzy": True,
+        "start_card": start,
+        "start_effect": start_card_effect(start.code, view.dealer, names) if start and view.discard_size == 1 else "",
+        "discard_closed": bool(view.discard_top and view.discard_top.is_action),
+        "action_buttons": [Choice(f"Play {show(parse_card(a.card))}", a.card) for a in plays if a.target is None],
+        "draw_five": chooser,
+        "start_targets": [Choice("yourself" if a.target == me else names[a.target], str(a.target))
+                          for a in legal if isinstance(a, ChooseTarget)],
+    }
 
 
 def board_context(board: Board, hand_sort: str, selected: set[str] | None = None, error=None,
@@ -265,8 +345,11 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
     pending = set(view.pending)
 
     is_frustration = game.variant == "frustration"
+    is_frayzy = game.variant == "frayzy"
 
     def is_wild(c: Card) -> bool:
+        if is_frayzy:
+            return FRAYZY_RULES.is_wild(c)
         return FRUSTRATION_RULES.is_wild(c) if is_frustration else c.rank == view.wild_rank
 
     def hand_card(c: Card) -> HandCard:
@@ -280,6 +363,9 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
                         "contract_groups": contract_groups(view.totals[me]) if laying else [],
                         "my_contract": f"{view.totals[me]}: {contract_text(view.totals[me])}" if me is not None else "",
                         "contract_ready": any(isinstance(a, LayContract) for a in legal)})
+
+    if is_frayzy:
+        context.update(frayzy_context(view, names, me))
 
     readings = reading_choices(view, selected or set(), names) if error is not None and error.code == "choose_wild" else []
     context.update({
@@ -305,8 +391,11 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
                   for m in view.melds],
         "moves": [(move.ply, line) for move in board.last_moves
                   for line in reversed(describe_move(move, names, DEAL_WORDS[game.variant]))],
-        "score_sheet": [ScoreRow(r["deal"], r["penalties"], _outcome(r, names), r["winner"] is None,
-                                 bool(r.get("streak_bonus"))) for r in board.results],
+        "score_sheet": [ScoreRow(r["deal"], r["penalties"],
+                                 _outcome(r, names, "stock ran out" if is_frayzy else "stalemate"),
+                                 r["winner"] is None, bool(r.get("streak_bonus"))) for r in board.results],
+        "deal_word": DEAL_WORDS[game.variant],
+        "can_select": your_turn and view.phase in (Phase.PLAY, Phase.EXTRA_DISCARD),
         "finished": game.status == Game.Status.FINISHED,
         "turn_name": names[view.turn],
         "title": f"Your turn \u2014 {game}" if your_turn else str(game),

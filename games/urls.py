@@ -17,4 +17,5 @@ urlpatterns = [
     path("help/standard-rummy", views.help_standard, name="help_standard"),
     path("help/wild-rummy", views.help_wild, name="help_wild"),
     path("help/frustration-rummy", views.help_frustration, name="help_frustration"),
+    path("help/frayzy", views.help_frayzy, name="help_frayzy"),
 ]

@@ -189,3 +189,9 @@ def help_wild(request: HttpRequest) -> HttpResponse:
 def help_frustration(request: HttpRequest) -> HttpResponse:
     """How to play Frustration Rummy on this site, in our own words."""
     return render(request, "games/help_frustration.html")
+
+
+@require_safe
+def help_frayzy(request: HttpRequest) -> HttpResponse:
+    """How to play Frayzy on this site, in our own words."""
+    return render(request, "games/help_frayzy.html")

@@ -175,7 +175,8 @@ def move_fields(action: dict, version: int | None) -> dict:
     ``draw_stock``/``take_discard`` -> ``action``; ``lay_meld`` -> ``action`` + ``cards``;
     ``lay_off`` -> ``lay_off_on`` + ``cards``; ``discard`` -> ``action`` + one ``cards`` value;
     a meld or lay-off with declared ``wilds`` -> ``reading`` + ``cards``; ``swap_wild`` -> ``swap``;
-    ``lay_contract`` -> ``action`` + ``groups`` + ``group:<key>`` per card + ``stands:<key>`` per declared wild.
+    ``lay_contract`` -> ``action`` + ``groups`` + ``group:<key>`` per card + ``stands:<key>`` per declared wild;
+    Frayzy's ``play_action`` -> ``play_card`` (+ ``target``); ``choose_target`` -> ``choose_target``.
     ``version`` None leaves the version field out.
     """
     kind = action["type"]
@@ -192,6 +193,10 @@ def move_fields(action: dict, version: int | None) -> dict:
         fields = {"action": "lay_meld", "cards": list(action["cards"])}
     elif kind == "swap_wild":
         fields = {"swap": f"{action['meld']}:{action['card']}:{action.get('wild') or ''}"}
+    elif kind == "play_action":
+        fields = {"play_card": action["card"], **({"target": str(action["target"])} if "target" in action else {})}
+    elif kind == "choose_target":
+        fields = {"choose_target": str(action["target"])}
     else:
         fields = {"action": kind}
     if action.get("wilds") and kind in ("lay_meld", "lay_off"):

@@ -6,6 +6,9 @@ Cards are named by their key (``"10H"``; ``"10H~1"`` for a second copy). JSON sh
 ``{"type": "swap_wild", "meld": 3, "card": "9C", "wild": "7D"}``,
 ``{"type": "lay_contract", "groups": [["5S", "5H", "JK"], ...], "wilds": {"JK": "5"}}``. A meld or lay-off holding wilds
 may say what each stands for (rule 0.3): ``{"type": "lay_meld", "cards": [...], "wilds": {"7D": "9C"}}``.
+Frayzy: ``{"type": "play_action", "card": "DRAW5~1", "target": 2}`` (``target`` only for Draw 5) and
+``{"type": "choose_target", "target": 0}`` (a Draw 5 start card, F4); the extra discard after a
+Discard 1 card is an ordinary ``discard``.
 """
 from __future__ import annotations
 
@@ -120,7 +123,41 @@ class LayContract:
         return _with_wilds({"type": self.type, "groups": [list(g) for g in self.groups]}, self.wilds)
 
 
-Action = Union[DrawStock, TakeDiscard, LayMeld, LayOff, SwapWild, Discard, LayContract]
+@dataclass(frozen=True)
+class PlayAction:
+    """End the turn by playing the action card ``card`` from hand (rules F8, F14).
+
+    ``target``: the seat (0..n-1, the player's own included) that draws 5 cards; given for a Draw 5
+    card only, None for Skip and Discard 1.
+    """
+
+    card: str
+    target: int | None = None
+    type: ClassVar[str] = "play_action"
+
+    def to_json(self) -> dict:
+        """Return ``{"type": "play_action", "card": key}`` plus ``"target": seat`` for a Draw 5."""
+        data = {"type": self.type, "card": self.card}
+        return data if self.target is None else {**data, "target": self.target}
+
+
+@dataclass(frozen=True)
+class ChooseTarget:
+    """A Draw 5 start card (rule F4): the dealer picks the seat ``target`` (themselves included) that draws 5."""
+
+    target: int
+    type: ClassVar[str] = "choose_target"
+
+    def to_json(self) -> dict:
+        """Return ``{"type": "choose_target", "target": seat}``."""
+        return {"type": self.type, "target": self.target}
+
+
+Action = Union[DrawStock, TakeDiscard, LayMeld, LayOff, SwapWild, Discard, LayContract, PlayAction, ChooseTarget]
+
+
+def _seat_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _card_list(data: dict) -> tuple[str, ...]:
@@ -184,6 +221,16 @@ def action_from_json(data: object) -> Action:
         if len(set(everything)) != len(everything):
             raise IllegalAction("malformed", "A card can be in only one group.", "R10")
         return LayContract(keys, _wild_list(data, everything))
+    if kind == PlayAction.type:
+        card, target = data.get("card"), data.get("target")
+        if not isinstance(card, str) or not card or not (target is None or _seat_number(target)):
+            raise IllegalAction("malformed", "Choose an action card to play (and, for Draw 5, the seat that draws).")
+        return PlayAction(card, target)
+    if kind == ChooseTarget.type:
+        target = data.get("target")
+        if not _seat_number(target):
+            raise IllegalAction("malformed", "Choose the player who draws 5.", "F4")
+        return ChooseTarget(target)
     if kind == Discard.type:
         card = data.get("card")
         if not isinstance(card, str) or not card:

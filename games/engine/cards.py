@@ -1,8 +1,11 @@
 """Playing cards: identity, the rule book's notation, and deck builders.
 
 Notation (RULES.md, "Card notation"): rank ``A 2 .. 10 J Q K`` followed by suit ``C D H S``,
-e.g. ``AS``, ``10H``, ``QC``; the joker is ``JK``. Copies of the same card in multi-deck games
-are told apart by ``copy`` (a storage id), never by notation.
+e.g. ``AS``, ``10H``, ``QC``; the joker is ``JK``. Frayzy's cards: colour ``R B G Y`` followed by
+the number 1-12, e.g. ``R7``, ``B12``; the Wild ``W``; the action cards ``SKIP``, ``DRAW5`` and
+``DISCARD1``. A Frayzy number card's colour plays the part of a suit and its number the part of
+a rank, so one meld validator reads both decks. Copies of the same card in multi-deck games are
+told apart by ``copy`` (a storage id), never by notation.
 """
 from __future__ import annotations
 
@@ -16,6 +19,17 @@ SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RED_SUITS = frozenset({"D", "H"})
 JOKER = "JK"
 _RANK_VALUES = {name: value for value, name in enumerate(RANKS, start=1)}
+
+COLOURS = ("R", "B", "G", "Y")
+COLOUR_NAMES = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
+NUMBERS = tuple(str(n) for n in range(1, 13))
+"""Frayzy's numbers 1-12 as written in notation (rule F1)."""
+FRAYZY_WILD = "W"
+SKIP = "SKIP"
+DRAW5 = "DRAW5"
+DISCARD1 = "DISCARD1"
+ACTION_CARDS = (SKIP, DRAW5, DISCARD1)
+ACTION_NAMES = {SKIP: "Skip", DRAW5: "Draw 5", DISCARD1: "Discard 1"}
 
 
 @dataclass(frozen=True, order=True)
@@ -41,21 +55,45 @@ class Card:
         return self.code == JOKER
 
     @property
+    def is_coloured(self) -> bool:
+        """True for a Frayzy number card (``R7``, ``B12``; rule F1)."""
+        return self.code[:1] in COLOURS and self.code[1:] in NUMBERS
+
+    @property
+    def is_action(self) -> bool:
+        """True for a Frayzy action card: ``SKIP``, ``DRAW5`` or ``DISCARD1`` (rule F1)."""
+        return self.code in ACTION_CARDS
+
+    @property
+    def has_rank(self) -> bool:
+        """True for a card with a rank (a French card, or a Frayzy number); False for a joker,
+        Frayzy's Wild and the action cards."""
+        return self.is_coloured or (self.code[:-1] in _RANK_VALUES and self.code[-1:] in SUITS)
+
+    @property
     def rank(self) -> int:
-        """Rank as a number: A=1, 2..10, J=11, Q=12, K=13. Raises ValueError for a joker."""
-        if self.is_joker:
-            raise ValueError("a joker has no rank")
+        """Rank as a number: A=1, 2..10, J=11, Q=12, K=13; a Frayzy number 1-12.
+
+        Raises ValueError for a card without a rank (see ``has_rank``)."""
+        if self.is_coloured:
+            return int(self.code[1:])
+        if not self.has_rank:
+            raise ValueError(f"{self.code} has no rank")
         return _RANK_VALUES[self.code[:-1]]
 
     @property
     def rank_name(self) -> str:
-        """Rank as written in notation: ``"A"``, ``"10"``, ``"K"``; empty for a joker."""
-        return "" if self.is_joker else self.code[:-1]
+        """Rank as written in notation: ``"A"``, ``"10"``, ``"K"``, Frayzy ``"7"``; empty without a rank."""
+        if self.is_coloured:
+            return self.code[1:]
+        return self.code[:-1] if self.has_rank else ""
 
     @property
     def suit(self) -> str:
-        """Suit letter ``C``/``D``/``H``/``S``; empty for a joker."""
-        return "" if self.is_joker else self.code[-1]
+        """Suit letter ``C``/``D``/``H``/``S``, or a Frayzy colour ``R``/``B``/``G``/``Y``; empty without a rank."""
+        if self.is_coloured:
+            return self.code[0]
+        return self.code[-1] if self.has_rank else ""
 
     def __str__(self) -> str:
         return self.code
@@ -66,18 +104,25 @@ def parse_card(key: str) -> Card:
 
     A key has one spelling: a first copy is written bare, a later copy as ``~N`` with N >= 1.
 
+    Frayzy keys (``"R7"``, ``"W~3"``, ``"DRAW5~1"``) are read too.
+
     Raises:
-        ValueError: the text is not a card of the French-suited deck.
+        ValueError: the text is not a card of the French-suited deck or of Frayzy's deck.
     """
     code, tilde, copy_text = key.partition("~")
     copy = int(copy_text) if copy_text.isdigit() and copy_text[0] != "0" else 0
-    if (tilde and copy == 0) or not (code == JOKER or (code[:-1] in _RANK_VALUES and code[-1:] in SUITS)):
+    known = (code == JOKER or (code[:-1] in _RANK_VALUES and code[-1:] in SUITS)
+             or Card(code).is_coloured or code == FRAYZY_WILD or code in ACTION_CARDS)
+    if (tilde and copy == 0) or not known:
         raise ValueError(f"not a card: {key!r}")
     return Card(code, copy)
 
 
 def card_code(rank: int, suit: str) -> str:
-    """Notation for rank 1..13 and suit letter, e.g. ``card_code(10, "H") == "10H"``."""
+    """Notation for a rank and a suit or colour: ``card_code(10, "H") == "10H"``, Frayzy
+    ``card_code(10, "R") == "R10"``."""
+    if suit in COLOURS:
+        return f"{suit}{rank}"
     return f"{RANKS[rank - 1]}{suit}"
 
 
@@ -92,6 +137,17 @@ def standard_deck(decks: int = 1, jokers: int = 0) -> list[Card]:
     return cards
 
 
+def frayzy_deck(copies: int = 2, wilds: int = 8, skips: int = 4, draw_fives: int = 4,
+                discard_ones: int = 4) -> list[Card]:
+    """Build Frayzy's unshuffled deck (rule F1): ``copies`` of each number 1-12 in each of the four
+    colours, then the Wilds and the three kinds of action card. The defaults give 116 cards."""
+    cards = [Card(f"{colour}{number}", copy)
+             for copy in range(copies) for colour in COLOURS for number in NUMBERS]
+    for code, count in ((FRAYZY_WILD, wilds), (SKIP, skips), (DRAW5, draw_fives), (DISCARD1, discard_ones)):
+        cards += [Card(code, copy) for copy in range(count)]
+    return cards
+
+
 def shuffled(cards: list[Card], seed: str) -> list[Card]:
     """Return a new list with ``cards`` shuffled by a generator seeded with ``seed`` (reproducible)."""
     order = list(cards)
@@ -100,10 +156,11 @@ def shuffled(cards: list[Card], seed: str) -> list[Card]:
 
 
 def sort_by_suit(cards: list[Card]) -> list[Card]:
-    """Sort for display: by suit (C, D, H, S), then rank; jokers last."""
-    return sorted(cards, key=lambda c: (c.is_joker, c.suit, 0 if c.is_joker else c.rank, c.copy))
+    """Sort for display: by suit (C, D, H, S) or colour, then rank; cards without a rank (jokers,
+    Frayzy's Wild and action cards) last."""
+    return sorted(cards, key=lambda c: (not c.has_rank, c.suit, c.rank if c.has_rank else 0, c.code, c.copy))
 
 
 def sort_by_rank(cards: list[Card]) -> list[Card]:
-    """Sort for display: by rank (A..K), then suit; jokers last."""
-    return sorted(cards, key=lambda c: (c.is_joker, 0 if c.is_joker else c.rank, c.suit, c.copy))
+    """Sort for display: by rank (A..K, or 1-12), then suit; cards without a rank last."""
+    return sorted(cards, key=lambda c: (not c.has_rank, c.rank if c.has_rank else 0, c.suit, c.code, c.copy))

@@ -1,7 +1,9 @@
 """Meld validation: sets, runs and wilds, with the limits each variant sets through MeldRules.
 
 One validator serves every variant; a variant differs only in its MeldRules (rule S8 for Standard
-Rummy, W7-W11 for Wild Rummy; the parameters also cover Frustration's R5-R8 and Frayzy's F9-F11).
+Rummy, W7-W11 for Wild Rummy; the parameters also cover Frustration's R5-R8 and Frayzy's F9-F11:
+colours in place of suits, numbers 1-12 with no wrap, the Wild card, at most one wild per meld, and
+action cards that can never be melded).
 Every refusal is an IllegalAction with code ``"bad_meld"``, ``"bad_lay_off"``, ``"bad_wild"`` (a
 wild declared as a card it cannot stand for), ``"choose_wild"`` (more than one reading and none
 chosen, rule 0.3) or ``"bad_swap"``, a sentence that says what is wrong, and the rule number.
@@ -14,10 +16,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from itertools import combinations, permutations
+from itertools import permutations
 from typing import Mapping, Sequence
 
-from .cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_code
+from .cards import ACTION_NAMES, COLOUR_NAMES, COLOURS, FRAYZY_WILD, NUMBERS, RANKS, SUIT_SYMBOLS, SUITS, Card, card_code
 from .errors import IllegalAction
 
 SET = "set"
@@ -45,6 +47,9 @@ class MeldRules:
             each card standing for itself (R8: a set of 2s only).
         joker_sets: R8: a set made only of jokers is legal, each joker standing for itself (``"JK"``).
         wild_rule: rule number cited when a wild is refused, e.g. ``"W9"``.
+        wild_codes: card codes that are always wild (Frayzy's ``"W"``, F11).
+        rank_names: how the ranks 1.. are written (``RANKS``: A..K; Frayzy's ``NUMBERS``: 1..12),
+            e.g. in what a wild of a set stands for (``"9"``) and in refusals.
 
     In a set with ``set_distinct_suits`` a wild fills a free suit slot and stands for a card
     (``"9C"``); otherwise it stands for the rank alone (``"9"``). In a run it stands for a card.
@@ -66,17 +71,33 @@ class MeldRules:
     wild_rank_sets: bool = False
     joker_sets: bool = False
     wild_rule: str = ""
+    wild_codes: frozenset[str] = field(default_factory=frozenset)
+    rank_names: tuple[str, ...] = RANKS
 
     @property
     def has_wilds(self) -> bool:
         """True when some card can be wild under these rules."""
-        return bool(self.wild_ranks) or self.jokers_wild
+        return bool(self.wild_ranks) or self.jokers_wild or bool(self.wild_codes)
 
     def is_wild(self, card: Card) -> bool:
-        """True when ``card`` is wild under these rules (W3, R5)."""
+        """True when ``card`` is wild under these rules (W3, R5, F11)."""
+        if card.code in self.wild_codes:
+            return True
         if card.is_joker:
             return self.jokers_wild
-        return card.rank in self.wild_ranks
+        return card.has_rank and card.rank in self.wild_ranks
+
+    def can_meld(self, card: Card) -> bool:
+        """True when ``card`` may be part of a meld: a natural with a rank, or a wild. Frayzy's
+        action cards never can (F11)."""
+        return card.has_rank or self.is_wild(card)
+
+    def no_wrap_message(self) -> str:
+        """Why a run may not join the top rank to rank 1 (S8 aces low; F10 no wrap)."""
+        if self.run_top == len(RANKS):
+            return "Aces are low only: a run may go A-2-3 but not Q-K-A or K-A-2."
+        top = self.rank_names[self.run_top - 1]
+        return f"Runs do not wrap: {top} and {self.rank_names[0]} are not consecutive."
 
 
 @dataclass(frozen=True)
@@ -101,7 +122,13 @@ class MeldShape:
 
 
 def show(card: Card) -> str:
-    """A card as players read it: ``"10♥"``, ``"JK"``."""
+    """A card as players read it: ``"10♥"``, ``"JK"``; Frayzy ``"Red 7"``, ``"Wild"``, ``"Draw 5"``."""
+    if card.is_coloured:
+        return f"{COLOUR_NAMES[card.suit].capitalize()} {card.rank_name}"
+    if card.is_action:
+        return ACTION_NAMES[card.code]
+    if card.code == FRAYZY_WILD:
+        return "Wild"
     return card.code if card.is_joker else f"{card.rank_name}{SUIT_SYMBOLS[card.suit]}"
 
 
@@ -111,7 +138,9 @@ def show_cards(cards: Sequence[Card]) -> str:
 
 
 def show_code(code: str) -> str:
-    """What a wild stands for, as players read it: ``"9♣"``, or a rank alone: ``"9"``."""
+    """What a wild stands for, as players read it: ``"9♣"``, Frayzy ``"Red 10"``, or a rank alone: ``"9"``."""
+    if code[:1] in COLOURS and code[1:] in NUMBERS:
+        return show(Card(code))
     if code[-1:] in SUITS and code[:-1] in RANKS:
         return f"{code[:-1]}{SUIT_SYMBOLS[code[-1]]}"
     return code
@@ -171,8 +200,8 @@ def check_run(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
     high = [ACE_HIGH_RANK if r == 1 else r for r in ranks]
     if rules.ace_high and 1 in ranks and _run_order(high):
         return MeldShape(RUN, tuple(sorted(cards, key=lambda c: ACE_HIGH_RANK if c.rank == 1 else c.rank)))
-    if not rules.ace_high and 1 in ranks and 13 in ranks:
-        raise _refuse("Aces are low only: a run may go A-2-3 but not Q-K-A or K-A-2.", rules)
+    if not rules.ace_high and 1 in ranks and rules.run_top in ranks:
+        raise _refuse(rules.no_wrap_message(), rules)
     ordered = sorted(cards, key=lambda c: c.rank)
     gap = next((a, b) for a, b in zip(ordered, ordered[1:]) if b.rank - a.rank != 1)
     raise _refuse(f"A run needs consecutive ranks: there is a gap between {show(gap[0])} and {show(gap[1])}.", rules)
@@ -189,14 +218,20 @@ def _plain_meld(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
     raise _refuse(f"{show_cards(cards)} is not a meld: a set needs one rank and a run needs one suit.", rules)
 
 
+def _unmeldable(cards: Sequence[Card], rules: MeldRules) -> str:
+    """Why a card among ``cards`` can never be melded (F11: action cards), or ``""``."""
+    banned = next((c for c in cards if not rules.can_meld(c)), None)
+    return f"{show(banned)} cannot be melded: only number cards and wilds go into melds." if banned else ""
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
-def _set_rank(naturals: Sequence[Card], wilds: Sequence[tuple[Card, str]]) -> int:
+def _set_rank(naturals: Sequence[Card], wilds: Sequence[tuple[Card, str]], rules: MeldRules) -> int:
     if naturals:
         return naturals[0].rank
-    return RANKS.index(wilds[0][1].rstrip("".join(SUITS))) + 1
+    return rules.rank_names.index(wilds[0][1].rstrip("".join(SUITS))) + 1
 
 
 def _set_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card],
@@ -209,7 +244,7 @@ def _set_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card]
         return [], f"A set has at most {rules.set_max} cards."
     rank = naturals[0].rank
     if not rules.set_distinct_suits:
-        return [MeldShape(SET, tuple(cards), tuple((w, RANKS[rank - 1]) for w in wilds))], ""
+        return [MeldShape(SET, tuple(cards), tuple((w, rules.rank_names[rank - 1]) for w in wilds))], ""
     held = [c.suit for c in naturals]
     if len(set(held)) < len(held):
         twice = next(suit for suit, n in Counter(held).items() if n > 1)
@@ -246,10 +281,10 @@ def _run_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card]
                     (w, card_code(1 if slot[w] == ACE_HIGH_RANK else slot[w], suit)) for w in table if w in wilds)))
     if found:
         return found, ""
-    if not rules.ace_high and 1 in ranks and 13 in ranks:
-        return [], "Aces are low only: a run may go A-2-3 but not Q-K-A or K-A-2."
+    if not rules.ace_high and 1 in ranks and rules.run_top in ranks:
+        return [], rules.no_wrap_message()
     return [], f"{show_cards(naturals)} and {len(wilds)} wild{'s' if len(wilds) != 1 else ''} cannot make a run " \
-               f"of {size} within A..{RANKS[min(top, 13) - 1]}."
+               f"of {size} within {rules.rank_names[0]}..{rules.rank_names[min(top, len(rules.rank_names)) - 1]}."
 
 
 def meld_readings(cards: Sequence[Card], rules: MeldRules, kind: str | None = None) -> tuple[list[MeldShape], str]:
@@ -259,6 +294,9 @@ def meld_readings(cards: Sequence[Card], rules: MeldRules, kind: str | None = No
     ``(readings, reason)``: ``reason`` says why there is none when the list is empty. A meld
     without wilds has at most one reading.
     """
+    reason = _unmeldable(cards, rules)
+    if reason:
+        return [], reason
     wilds = [c for c in cards if rules.is_wild(c)]
     naturals = [c for c in cards if not rules.is_wild(c)]
     if not wilds:
@@ -370,6 +408,9 @@ def extend_meld(meld: MeldShape, cards: Sequence[Card], rules: MeldRules,
         IllegalAction("bad_wild" / "choose_wild"): see ``choose_reading``.
     """
     declared = _declared(cards, wilds or {}, rules)
+    reason = _unmeldable(cards, rules)
+    if reason:
+        raise _refuse(reason, rules, "bad_lay_off")
     if not meld.wilds and not any(rules.is_wild(c) for c in cards):
         check = check_set if meld.kind == SET else check_run
         try:
@@ -395,8 +436,8 @@ def add_surplus_wild(meld: MeldShape, wild: Card, rules: MeldRules) -> MeldShape
         raise IllegalAction("bad_lay_off", f"Only a wild may go on a full set of {rules.set_max}, "
                             "and only as the going-out exception.", "W12")
     naturals = [c for c in meld.cards if not meld.stands_for(c)]
-    rank = _set_rank(naturals, meld.wilds)
-    return replace(meld, cards=(*meld.cards, wild), wilds=(*meld.wilds, (wild, RANKS[rank - 1])))
+    rank = _set_rank(naturals, meld.wilds, rules)
+    return replace(meld, cards=(*meld.cards, wild), wilds=(*meld.wilds, (wild, rules.rank_names[rank - 1])))
 
 
 def swappable_wilds(meld: MeldShape, natural: Card, rules: MeldRules) -> list[Card]:
@@ -406,12 +447,12 @@ def swappable_wilds(meld: MeldShape, natural: Card, rules: MeldRules) -> list[Ca
     the set's rank and a suit no other card of the set holds; a wild standing for a rank alone (a
     surplus wild, W12) or for itself (an all-wild set, W9) never comes out.
     """
-    if rules.is_wild(natural):
+    if rules.is_wild(natural) or not natural.has_rank:
         return []
     if meld.kind == RUN:
         return [w for w, code in meld.wilds if code == natural.code]
     naturals = [c for c in meld.cards if not meld.stands_for(c)]
-    if not meld.wilds or natural.rank != _set_rank(naturals, meld.wilds):
+    if not meld.wilds or natural.rank != _set_rank(naturals, meld.wilds, rules):
         return []
     if not rules.set_distinct_suits:
         return [w for w, _ in meld.wilds]
@@ -459,50 +500,3 @@ def declaration(shape: MeldShape, cards: Sequence[Card]) -> tuple[tuple[str, str
     """The ``wilds`` field of an action: what each wild among ``cards`` stands for in ``shape`` (0.3),
     as ``(key, code)`` pairs sorted by key."""
     return tuple(sorted((c.key, shape.stands_for(c)) for c in cards if shape.stands_for(c)))
-
-
-def candidate_melds(hand: Sequence[Card], rules: MeldRules) -> list[MeldShape]:
-    """Every legal new meld that can be made from ``hand`` (for legal-action lists and bots).
-
-    Without wilds in hand: every combination of ``set_min``..``set_max`` cards of one rank with
-    distinct suits, and every unbroken stretch of ``run_min`` or more cards of one suit. With wilds:
-    every reading (``meld_readings``) of every group of cards from the hand.
-    """
-    if any(rules.is_wild(c) for c in hand):
-        return _wild_candidates(hand, rules)
-    found: list[MeldShape] = []
-    by_rank: dict[int, list[Card]] = {}
-    by_suit: dict[str, dict[int, Card]] = {}
-    for card in hand:
-        by_rank.setdefault(card.rank, []).append(card)
-        by_suit.setdefault(card.suit, {}).setdefault(card.rank, card)
-    for cards in by_rank.values():
-        biggest = len(cards) if rules.set_max is None else min(rules.set_max, len(cards))
-        for size in range(rules.set_min, biggest + 1):
-            for combo in combinations(cards, size):
-                if not rules.set_distinct_suits or len({c.suit for c in combo}) == size:
-                    found.append(MeldShape(SET, combo))
-    top = ACE_HIGH_RANK if rules.ace_high else rules.run_top
-    for ranks in by_suit.values():
-        for low in range(1, top + 1):
-            stretch: list[Card] = []
-            for rank in range(low, top + 1):
-                card = ranks.get(1 if rank == ACE_HIGH_RANK else rank)
-                if card is None:
-                    break
-                stretch.append(card)
-                if len(stretch) >= rules.run_min:
-                    found.append(MeldShape(RUN, tuple(stretch)))
-    return found
-
-
-def _wild_candidates(hand: Sequence[Card], rules: MeldRules) -> list[MeldShape]:
-    found: list[MeldShape] = []
-    smallest = min(rules.set_min, rules.run_min)
-    for size in range(smallest, len(hand) + 1):
-        for combo in combinations(hand, size):
-            naturals = [c for c in combo if not rules.is_wild(c)]
-            if len({c.rank for c in naturals}) > 1 and len({c.suit for c in naturals}) > 1:
-                continue
-            found += meld_readings(combo, rules)[0]
-    return found

@@ -28,6 +28,10 @@ class Phase(StrEnum):
 
     DRAW = "draw"
     PLAY = "play"
+    EXTRA_DISCARD = "extra_discard"
+    """Frayzy: after a Discard 1 card (F14), or a Discard 1 start card (F4), one more card must be discarded."""
+    CHOOSE_TARGET = "choose_target"
+    """Frayzy: a Draw 5 start card; the dealer picks who draws 5 (F4)."""
     GAME_OVER = "game_over"
 
 
@@ -154,7 +158,8 @@ class PlayerView:
     card, the stock size, totals, the phase, and that seat's legal actions; in Wild Rummy also the
     wild rank (W3), the seat's own pending cards (W6), streaks (W14) and the number of deals (W15,
     None when the game ends on points); in Frustration Rummy ``totals`` are the contracts (R4) and
-    ``laid_down`` says who laid their contract this round (R10). Never another hand or the order of the stock.
+    ``laid_down`` says who laid their contract this round (R10); in Frayzy ``start_card`` is the card
+    turned up to start the discard pile (F4). Never another hand or the order of the stock.
     """
 
     seat: int | None
@@ -180,6 +185,7 @@ class PlayerView:
     streaks: tuple[int, ...] = ()
     deals_in_game: int | None = None
     laid_down: tuple[bool, ...] = ()
+    start_card: Card | None = None
 
 
 @dataclass
@@ -288,5 +294,6 @@ class GameState:
             last_result=self.last_result, standings=self.standings(), wild_rank=deal.wild_rank,
             pending=tuple(deal.pending) if own and seat == deal.turn else (), streaks=tuple(self.streaks),
             deals_in_game=self.variant.deals_in_game, laid_down=tuple(deal.laid_down),
+            start_card=self.variant.start_card(deal),
         )
 

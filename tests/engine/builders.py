@@ -32,6 +32,7 @@ from games.engine.cards import Card, parse_card
 from games.engine.errors import IllegalAction
 from games.engine.melds import read_meld
 from games.engine.state import DealState, GameState, Phase, TableMeld
+from games.engine.variants.frayzy import Frayzy
 from games.engine.variants.frustration import FrustrationRummy
 from games.engine.variants.standard import StandardRummy
 from games.engine.variants.wild import WildRummy
@@ -39,7 +40,7 @@ from games.engine.variants.wild import WildRummy
 __all__ = [
     "DrawStock", "TakeDiscard", "Phase", "build", "card", "cards", "deal_cards", "discard", "expect_illegal",
     "held", "key_list", "lay_meld", "lay_off", "meld_keys", "play", "snapshot", "sorted_keys",
-    "swap", "wild", "WildRummy", "meld_notation", "frustration", "FrustrationRummy",
+    "swap", "wild", "WildRummy", "meld_notation", "frustration", "FrustrationRummy", "frayzy", "Frayzy",
 ]
 
 
@@ -192,6 +193,14 @@ def frustration(hands: list[str], **fields) -> GameState:
     second copy is written ``7H~1``."""
     fields.setdefault("phase", Phase.PLAY)
     return build(hands, variant=FrustrationRummy(), **fields)
+
+
+def frayzy(hands: list[str], **fields) -> GameState:
+    """``build`` for Frayzy (116 cards, F1), cards written ``R7``, ``W``, ``SKIP``, a second copy
+    ``R7~1``, a table wild ``W=R10``; the phase defaults to ``play``. Every other field as in ``build``."""
+    fields.setdefault("phase", Phase.PLAY)
+    fields.setdefault("variant", Frayzy())
+    return build(hands, **fields)
 
 
 def meld_notation(state: GameState) -> list[str]:

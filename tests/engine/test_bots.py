@@ -21,7 +21,7 @@ from games.engine.cards import Card
 from games.engine.state import DealState, GameState
 from games.engine.variants import make_variant
 
-VARIANT_NAMES = ("standard", "wild", "frustration")
+VARIANT_NAMES = ("standard", "wild", "frustration", "frayzy")
 MOVES_PER_GAME = 400
 
 

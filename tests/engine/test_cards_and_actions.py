@@ -5,8 +5,9 @@ import json
 
 import pytest
 
-from games.engine.actions import Discard, DrawStock, LayMeld, LayOff, TakeDiscard, action_from_json
-from games.engine.cards import Card, card_code, parse_card, standard_deck
+from games.engine.actions import (ChooseTarget, Discard, DrawStock, LayMeld, LayOff, PlayAction, TakeDiscard,
+                                  action_from_json)
+from games.engine.cards import Card, card_code, frayzy_deck, parse_card, standard_deck
 from games.engine.errors import IllegalAction
 
 # ----- notation -------------------------------------------------------------------------------
@@ -21,6 +22,12 @@ from games.engine.errors import IllegalAction
     ("AS~1", "AS", 1),
     ("10H~2", "10H", 2),
     ("JK~1", "JK", 1),
+    ("R7", "R7", 0),
+    ("B12~1", "B12", 1),
+    ("W~7", "W", 7),
+    ("SKIP", "SKIP", 0),
+    ("DRAW5~3", "DRAW5", 3),
+    ("DISCARD1~2", "DISCARD1", 2),
 ])
 def test_notation_parses_and_formats_back_to_the_same_text(text, code, copy):
     card = parse_card(text)
@@ -32,6 +39,7 @@ def test_notation_parses_and_formats_back_to_the_same_text(text, code, copy):
 
 @pytest.mark.parametrize("text, rank, rank_name, suit", [
     ("AS", 1, "A", "S"), ("10H", 10, "10", "H"), ("JD", 11, "J", "D"), ("QC", 12, "Q", "C"), ("KS", 13, "K", "S"),
+    ("R1", 1, "1", "R"), ("B12", 12, "12", "B"), ("G7", 7, "7", "G"), ("Y10", 10, "10", "Y"),
 ])
 def test_notation_gives_rank_and_suit(text, rank, rank_name, suit):
     card = parse_card(text)
@@ -46,6 +54,23 @@ def test_the_joker_has_no_rank_or_suit():
         joker.rank  # noqa: B018 - the property raises
 
 
+@pytest.mark.parametrize("text", ["W", "SKIP", "DRAW5", "DISCARD1"])
+def test_f1_the_frayzy_wild_and_action_cards_have_no_rank_or_colour(text):
+    card = parse_card(text)
+    assert (card.has_rank, card.rank_name, card.suit, card.is_action) == (False, "", "", text != "W")
+    with pytest.raises(ValueError):
+        card.rank  # noqa: B018 - the property raises
+
+
+def test_f1_the_frayzy_deck_holds_116_cards_each_with_its_own_key():
+    deck = frayzy_deck()
+    assert len(deck) == 116 and len({c.key for c in deck}) == 116
+    assert [parse_card(c.key) for c in deck] == deck
+    assert sum(c.is_coloured for c in deck) == 96 and sum(c.code == "W" for c in deck) == 8
+    assert {code: sum(c.code == code for c in deck) for code in ("SKIP", "DRAW5", "DISCARD1")} == \
+        {"SKIP": 4, "DRAW5": 4, "DISCARD1": 4}
+
+
 def test_every_card_of_the_deck_round_trips_through_its_key():
     deck = standard_deck()
     assert [parse_card(c.key) for c in deck] == deck
@@ -57,6 +82,11 @@ def test_second_deck_copies_are_told_apart_by_key_only():
     assert len({c.key for c in deck}) == 106
     assert parse_card("7C~1") != parse_card("7C")
     assert parse_card("7C~1").code == parse_card("7C").code
+
+
+@pytest.mark.parametrize("rank, suit, text", [(10, "R", "R10"), (1, "B", "B1"), (12, "Y", "Y12")])
+def test_card_code_writes_frayzy_colour_then_number(rank, suit, text):
+    assert card_code(rank, suit) == text
 
 
 @pytest.mark.parametrize("rank, suit, text", [(1, "S", "AS"), (10, "H", "10H"), (11, "D", "JD"), (13, "C", "KC")])
@@ -90,6 +120,9 @@ ACTIONS = {
     "lay_off": (LayOff(3, ("7D",)), {"type": "lay_off", "meld": 3, "cards": ["7D"]}),
     "lay_off_two_cards": (LayOff(12, ("3D", "2D")), {"type": "lay_off", "meld": 12, "cards": ["3D", "2D"]}),
     "discard": (Discard("10H"), {"type": "discard", "card": "10H"}),
+    "play_action_skip": (PlayAction("SKIP~1"), {"type": "play_action", "card": "SKIP~1"}),
+    "play_action_draw5": (PlayAction("DRAW5", 0), {"type": "play_action", "card": "DRAW5", "target": 0}),
+    "choose_target": (ChooseTarget(2), {"type": "choose_target", "target": 2}),
 }
 
 
@@ -107,7 +140,19 @@ def test_action_round_trips_through_json_text(action, data):
 
 
 def test_every_action_type_is_covered_here():
-    assert {a.type for a, _ in ACTIONS.values()} == {"draw_stock", "take_discard", "lay_meld", "lay_off", "discard"}
+    assert {a.type for a, _ in ACTIONS.values()} == {"draw_stock", "take_discard", "lay_meld", "lay_off", "discard",
+                                                     "play_action", "choose_target"}
+
+
+@pytest.mark.parametrize("data", [
+    {"type": "play_action"}, {"type": "play_action", "card": "DRAW5", "target": "1"},
+    {"type": "play_action", "card": "DRAW5", "target": True}, {"type": "choose_target"},
+    {"type": "choose_target", "target": 1.5},
+])
+def test_malformed_frayzy_actions_are_refused(data):
+    with pytest.raises(IllegalAction) as refused:
+        action_from_json(data)
+    assert refused.value.code == "malformed"
 
 
 def test_illegal_action_carries_code_message_and_rule():

@@ -16,6 +16,11 @@ the ``=9♣`` label, "standing for 9♣" in the card's title, ``7♦=9♣`` in t
 log) is public even when the physical 9♣ is in another hand or the stock: those declarations, and only
 they, are taken out before the scan, each checked to be a declaration that is on the table or that a
 public move event made. Pending cards (W6) and the taken discard are the mover's own cards.
+
+Frayzy is scanned with its own card forms too: keys (``R7``, ``B12~1``, ``SKIP``, ``DRAW5~2``, a
+later Wild copy ``W~3``), titles and the log's words (``Red 7``), and a table Wild's declaration
+(``W=R10`` as ``data-stands-for="R10"``, ``=Red 10``, ``Wild=Red 10``). A Draw 5's cards, like a
+draw from the stock, are never named.
 """
 import json
 import random
@@ -26,7 +31,7 @@ from asgiref.sync import sync_to_async
 from django.urls import reverse
 
 from games.engine.bots import chooser
-from games.engine.cards import SUIT_NAMES, SUIT_SYMBOLS
+from games.engine.cards import COLOUR_NAMES, SUIT_NAMES, SUIT_SYMBOLS
 from games.models import Card, Deal, Game, Move
 from tests.factories import (current_deal, data_version, load_state, login, make_started_game, make_user,
                              play_moves, post_move, seats_of)
@@ -43,6 +48,7 @@ def async_db_test(test):
 
 
 RANK = r"(10|[2-9AJQK])"
+FRAYZY_SCAN_SEED = "hidden-frayzy-2-1"
 KEY_FORM = re.compile(rf"(?<![\w%~-]){RANK}([CDHS])(?:~(\d+))?(?![\w~-])")
 """A card key as a whole word (``%3C`` in a data: URL or a card inside a token does not count)."""
 TITLE_FORM = re.compile(rf"(?<!\w){RANK} of ({'|'.join(SUIT_NAMES.values())})")
@@ -55,8 +61,17 @@ SYMBOLS = "".join(SUIT_SYMBOLS.values())
 DECLARED_LABEL = re.compile(r'<span class="card-stands" data-stands-for="([^"]*)">=([^<]*)</span>')
 """What a wild on the table stands for, as the card tag shows it (0.3): ``data-stands-for="9C"`` and ``=9♣``."""
 DECLARED_ATTRIBUTE = re.compile(r' data-stands-for="([^"]*)"')
-DECLARED_TITLE = re.compile(r', wild, standing for ([^"]*)"')
+DECLARED_TITLE = re.compile(r'(?:, wild|Wild), standing for ([^"]*)"')
 """The same declaration in the wild's title: ``title="7 of diamonds, wild, standing for 9♣"``."""
+NUMBER = r"(1[0-2]|[1-9])"
+COLOUR_WORDS = "|".join(name.capitalize() for name in COLOUR_NAMES.values())
+COLOUR_OF_WORD = {name.capitalize(): letter for letter, name in COLOUR_NAMES.items()}
+FRAYZY_KEY_FORM = re.compile(rf"(?<![\w%~-])([RBGY]{NUMBER}|SKIP|DRAW5|DISCARD1|W(?=~))(?:~(\d+))?(?![\w~-])")
+"""A Frayzy card key as a whole word; a bare ``W`` is the Wild's face, so only its later copies (``W~3``) count."""
+FRAYZY_SHOWN_FORM = re.compile(rf"(?<!\w)({COLOUR_WORDS}) {NUMBER}(?!\d)")
+"""A Frayzy number card as titles and the move log write it: ``Red 7``."""
+FRAYZY_WILD_NOTATION = re.compile(rf"Wild=(?P<code>(?:{COLOUR_WORDS}) {NUMBER}|{NUMBER})(?!\d)")
+"""A table Wild with what it stands for: ``Wild=Red 10``, ``Wild=7`` (meld labels, the move log, swap buttons)."""
 WILD_NOTATION = re.compile(rf"(?<!\w)(?P<wild>{RANK}[{SYMBOLS}])=(?P<code>{RANK}[{SYMBOLS}]?)(?![\w{SYMBOLS}])")
 """A wild written with what it stands for, ``7♦=9♣`` (meld labels, the move log, swap buttons)."""
 
@@ -66,24 +81,32 @@ def mentioned_cards(text):
     return {
         "data-card": set(DATA_CARD.findall(text)),
         "key": {f"{rank}{suit}" + (f"~{copy}" if copy and copy != "0" else "")
-                for rank, suit, copy in KEY_FORM.findall(text)},
+                for rank, suit, copy in KEY_FORM.findall(text)}
+        | {code + (f"~{copy}" if copy and copy != "0" else "") for code, _, copy in FRAYZY_KEY_FORM.findall(text)},
         "title": {f"{rank}{SUIT_OF_NAME[suit]}" for rank, suit in TITLE_FORM.findall(text)},
-        "symbol": {f"{rank}{SUIT_OF_SYMBOL[suit]}" for rank, suit in SYMBOL_FORM.findall(text)},
+        "symbol": {f"{rank}{SUIT_OF_SYMBOL[suit]}" for rank, suit in SYMBOL_FORM.findall(text)}
+        | {f"{COLOUR_OF_WORD[colour]}{number}" for colour, number in FRAYZY_SHOWN_FORM.findall(text)},
     }
 
 
-def leaks(text, secret, announced):
+def leaks(text, secret, announced, visible=frozenset()):
     """Secret cards named in ``text``: ``[(form, key), ...]``. ``announced`` cards (named by public
-    move events) are allowed in the symbol form only, which is how the move log writes them."""
+    move events) are allowed in the symbol form only, which is how the move log writes them. The
+    symbol form does not tell copies apart (Frayzy's ``Red 7`` is ``R7`` or ``R7~1``): a card whose
+    ``visible`` twin (one not secret) shares its notation is allowed in that form too."""
     found = []
     for form, keys in mentioned_cards(text).items():
-        allowed = announced if form == "symbol" else set()
+        allowed = {key.partition("~")[0] for key in announced} | set(visible) if form == "symbol" else set()
         found += [(form, key) for key in sorted((keys & secret) - allowed)]
     return found
 
 
 def code_of(shown):
-    """The notation of what a wild stands for from its shown form: ``"9♣"`` -> ``"9C"``, ``"9"`` -> ``"9"``."""
+    """The notation of what a wild stands for from its shown form: ``"9♣"`` -> ``"9C"``, ``"Red 10"`` ->
+    ``"R10"``, ``"9"`` -> ``"9"``."""
+    colour, _, number = shown.partition(" ")
+    if colour in COLOUR_OF_WORD:
+        return COLOUR_OF_WORD[colour] + number
     return shown[:-1] + SUIT_OF_SYMBOL[shown[-1]] if shown[-1:] in SUIT_OF_SYMBOL else shown
 
 
@@ -112,6 +135,12 @@ def without_declarations(text, declared):
         removed.append(code_of(match.group(1)))
         return ', wild"'
 
+    def frayzy_notation(match):
+        # Every Wild looks alike: the code must be a public declaration of some Wild.
+        assert code_of(match["code"]) in codes, match.group(0)
+        removed.append(code_of(match["code"]))
+        return "Wild="
+
     def notation(match):
         wild, code = code_of(match["wild"]), code_of(match["code"])
         assert (wild, code) in declared, match.group(0)
@@ -122,6 +151,7 @@ def without_declarations(text, declared):
     text = DECLARED_ATTRIBUTE.sub(attribute, text)
     text = DECLARED_TITLE.sub(title, text)
     text = WILD_NOTATION.sub(notation, text)
+    text = FRAYZY_WILD_NOTATION.sub(frayzy_notation, text)
     return text, removed
 
 
@@ -169,7 +199,7 @@ class Scan:
         self.announced_declarations = set()
         self.coverage = {"hands": set(), "melds": 0, "takes": 0, "rebuilds": 0, "refusals": 0, "a_moves": 0,
                          "wild_melds": 0, "swaps": 0, "declarations": 0, "secret_declarations": 0,
-                         "a_pending": 0}
+                         "a_pending": 0, "draw_fives": 0, "action_cards": 0}
 
     def setup(self):
         """Create the users and the private game (A holds seat 0)."""
@@ -269,6 +299,12 @@ class Scan:
             drawn = {key for key, place in places.items() if place == (Card.Location.HAND, mover.pk)} - hand_before
             assert len(drawn) == 1
             assert not leaks(json.dumps(move.events), drawn, set()), move.events
+        if any(event["type"] == "draw_five" for event in move.events):
+            # F14: the five cards a Draw 5 hands out are never named.
+            target = next(event["target"] for event in move.events if event["type"] == "draw_five")
+            got_five = {key for key, place in places.items() if place == (Card.Location.HAND, self.seats[target].pk)}
+            assert not leaks(json.dumps(move.events), got_five, set()), move.events
+            self.coverage["draw_fives"] += 1
         self.note(move)
         got += self.a_fetches()
         self.check(step, got, self.secret(places))
@@ -293,11 +329,12 @@ class Scan:
         (``without_declarations``)."""
         seeds = [self.game.seed, *Deal.objects.filter(game=self.game).values_list("seed", flat=True)]
         declared = self.declarations() | self.announced_declarations
+        visible = {key.partition("~")[0] for key in self.places() if key not in secret}
         for response in responses:
             text, removed = without_declarations(response_text(response), declared)
             self.coverage["declarations"] += len(removed)
             self.coverage["secret_declarations"] += len(set(removed) & secret)
-            found = leaks(text, secret, self.announced_keys)
+            found = leaks(text, secret, self.announced_keys, visible)
             assert not found, f"step {step}: {response.wsgi_request.path} names {found}"
             assert not [seed for seed in seeds if seed in text], f"step {step}: a seed in {response.wsgi_request.path}"
             self.checked += 1
@@ -308,7 +345,7 @@ class Scan:
         and lay-offs, and both cards of a wild swap: the natural put on the table and the wild taken
         off it)."""
         for event in events:
-            if event["type"] in ("discard", "take_discard"):
+            if event["type"] in ("discard", "take_discard", "extra_discard", "play_action"):
                 yield event["card"]
             elif event["type"] in ("lay_meld", "lay_off"):
                 yield from event["cards"]
@@ -332,6 +369,7 @@ class Scan:
         kinds = [event["type"] for event in move.events]
         self.coverage["wild_melds"] += sum(1 for event in move.events if event.get("wilds"))
         self.coverage["swaps"] += kinds.count("swap_wild")
+        self.coverage["action_cards"] += kinds.count("play_action")
         self.coverage["melds"] += kinds.count("lay_meld") + kinds.count("lay_off")
         self.coverage["takes"] += kinds.count("take_discard")
         self.coverage["rebuilds"] += kinds.count("stock_rebuilt")
@@ -391,6 +429,29 @@ async def test_two_player_wild_game_hides_the_other_hand_and_the_stock(settings)
     assert coverage["swaps"] and coverage["a_pending"], "a wild swap, and A with pending cards"
     assert coverage["secret_declarations"], "a wild on the table declared a card in B's hand or the stock"
     assert coverage["melds"] and coverage["takes"] and coverage["a_moves"] and coverage["refusals"]
+
+
+@async_db_test
+async def test_two_player_frayzy_game_hides_the_other_hand_and_the_stock(settings):
+    """Frayzy between people: action cards are played (a Draw 5 hands out five cards nobody else may
+    see), wilds go on the table standing for cards in B's hand or the stock (public, 0.3)."""
+    coverage = await run_scan(2, FRAYZY_SCAN_SEED, 70, settings, variant="frayzy")
+    assert coverage["action_cards"] and coverage["draw_fives"], "an action card, and a Draw 5"
+    assert coverage["wild_melds"], "a meld or lay-off with a wild"
+    assert coverage["melds"] and coverage["takes"] and coverage["a_moves"] and coverage["refusals"]
+
+
+def test_the_frayzy_forms_are_found_and_wild_declarations_taken_out():
+    """Control: each form of a Frayzy card is found, and a Wild's public declaration is taken out."""
+    found = mentioned_cards('<span data-card="R7" title="Red 7"></span> SKIP~2 W~3 >W< Blue 12 B12~1 '
+                            'Wild=Green 4 "W"')
+    assert found["key"] == {"R7", "SKIP~2", "W~3", "B12~1"}
+    assert found["symbol"] == {"R7", "B12", "G4"}
+    text, removed = without_declarations('title="Wild, standing for Red 10"><span class="card-stands" '
+                                         'data-stands-for="R10">=Red 10</span> Wild=Red 10', {("W", "R10")})
+    assert removed == ["R10", "R10", "R10"] and "Red 10" not in text and "R10" not in text
+    with pytest.raises(AssertionError):
+        without_declarations("Wild=Blue 3", {("W", "R10")})
 
 
 @pytest.mark.django_db

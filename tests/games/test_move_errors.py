@@ -17,9 +17,10 @@ from games.engine.melds import read_meld
 from games.engine.variants.standard import StandardRummy
 from games import services
 from games.models import Card, Game, Move
+from tests.engine.builders import frayzy
 from tests.factories import (current_deal, data_version, hand_keys, load_state, login, make_started_game,
-                             make_user, move_fields, move_url, play_moves, post_move, seat_to_move, seats_of,
-                             snapshot, stock_keys)
+                             make_user, move_fields, move_url, play_moves, post_move, put_position, seat_to_move,
+                             seats_of, snapshot, stock_keys)
 
 pytestmark = pytest.mark.django_db
 
@@ -287,6 +288,9 @@ MALFORMED = {
     "lay_meld with no cards": ({"version": V, "action": "lay_meld"}, "Choose one or more cards."),
     "lay_meld with a card twice": ({"version": V, "action": "lay_meld", "cards": ["AS", "AS", "2S"]},
                                    "The same card was chosen twice."),
+    "Draw 5 at a word": ({"version": V, "play_card": "DRAW5", "target": "ben"}, "Choose a player."),
+    "Draw 5 at a 3-digit seat": ({"version": V, "play_card": "DRAW5", "target": "100"}, "Choose a player."),
+    "start Draw 5 at nobody": ({"version": V, "choose_target": ""}, "Choose the player who draws 5."),
 }
 
 
@@ -418,4 +422,40 @@ def test_too_many_moves_are_rate_limited(settings):
     response = post_move(client, game, {"type": "draw_stock"}, game.version, htmx=True)
 
     assert_refused(response, 429, "rate_limited", "Too many moves; wait a moment.", True)
+    assert snapshot(game) == before
+
+
+# ----- Frayzy: action cards and the one-wild limit -------------------------------------------------
+
+FRAYZY_REFUSALS = {
+    "action card taken from the discard pile": (
+        dict(hands=["R7 B12", "Y1 Y2"], discard="Y9 DRAW5~1", phase="draw"), [], {"type": "take_discard"},
+        "discard_closed", "The discard pile is closed while Draw 5 is on top: draw from the stock."),
+    "second action card in a turn": (
+        dict(hands=["R7 DISCARD1 SKIP", "Y1 Y2"]), [{"type": "play_action", "card": "DISCARD1"}],
+        {"type": "play_action", "card": "SKIP"}, "one_action_per_turn", "Only one action card may be played in a turn"),
+    "Draw 5 at a seat that does not exist": (
+        dict(hands=["R7 DRAW5", "Y1 Y2"]), [], {"type": "play_action", "card": "DRAW5", "target": 3},
+        "no_such_seat", "Choose who draws 5: a seat from 1 to 2."),
+    "second wild in a meld": (
+        dict(hands=["W B3", "Y1 Y2"], melds=[(1, "R9 W~1=R10 R11")]), [],
+        {"type": "lay_off", "meld": 1, "cards": ["W"], "wilds": {"W": "R12"}}, "bad_lay_off",
+        "A meld may hold at most 1 wild."),
+}
+
+
+@htmx_or_not
+@pytest.mark.parametrize("case", list(FRAYZY_REFUSALS))
+def test_frayzy_refusals_are_422_and_change_nothing(case, htmx):
+    position, before_moves, action, code, message = FRAYZY_REFUSALS[case]
+    game = make_started_game(players=2, seed="frayzy-errors", variant="frayzy")
+    put_position(game, frayzy(**position).deal)
+    for earlier in before_moves:
+        services.submit_move(seat_to_move(game).user, game.pk, game.version, earlier)
+        game.refresh_from_db()
+    before = snapshot(game)
+
+    response = post_move(login(seat_to_move(game).user), game, action, game.version, htmx=htmx)
+
+    assert_refused(response, 422, code, message, htmx)
     assert snapshot(game) == before

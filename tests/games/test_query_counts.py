@@ -7,6 +7,7 @@ spanning several hands; the counts must be equal, and are pinned with
 import pytest
 from django.urls import reverse
 
+from games.engine.cards import parse_card
 from games.models import Card
 from tests.factories import (current_deal, data_version, hand_keys, login, make_started_game, play_moves,
                              post_move, seat_to_move)
@@ -106,4 +107,26 @@ def test_frustration_rummy_queries_per_request_do_not_grow_with_the_game(django_
     assert current_deal(game).number >= LATE_DEAL
     late = measure(game, django_assert_max_num_queries)
     print(f"\nFrustration Rummy queries per request: early {early}; late {late}")
+    assert late == early
+
+
+def frayzy_ready(game):
+    """``ready_to_measure``, and the seat to move would discard a number card (an action card is played, F8)."""
+    if not ready_to_measure(game):
+        return False
+    keys = sorted(hand_keys(game, seat_to_move(game)))
+    return len(keys) > 1 and parse_card(keys[0]).is_coloured
+
+
+def test_frayzy_queries_per_request_do_not_grow_with_the_game(django_assert_max_num_queries):
+    game = make_started_game(players=2, seed="queries-frayzy", variant="frayzy", options={"target": 1000})
+    play_moves(game, until=frayzy_ready, seed="queries-frayzy")
+    early = measure(game, django_assert_max_num_queries)
+
+    start = game.version
+    play_moves(game, until=lambda g: (g.version - start >= LATE_MOVES and current_deal(g).number >= LATE_DEAL
+                                      and frayzy_ready(g)), seed="queries-frayzy")
+    assert current_deal(game).number >= LATE_DEAL
+    late = measure(game, django_assert_max_num_queries)
+    print(f"\nFrayzy queries per request: early {early}; late {late}")
     assert late == early

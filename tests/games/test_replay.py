@@ -1,16 +1,17 @@
 """Seed plus move log replays the game: replaying ``Move.action`` through the engine reproduces the
 rows (``store.load_state``), every hand's result and final position, the seat totals and places.
 
-Both variants are covered: Standard Rummy (a points target ends the game, S15) and Wild Rummy
+Three variants are covered: Standard Rummy (a points target ends the game, S15), Wild Rummy
 (13 deals with a rotating wild rank, W3/W15; wilds on the table with what they stand for, 0.3;
-pending cards, W6; streaks, W14; one stock rebuild before a stalemate, W13).
+pending cards, W6; streaks, W14; one stock rebuild before a stalemate, W13) and Frayzy (action
+cards, the extra discard phase of a Discard 1, F14; the 100-point target, F18).
 """
 import pytest
 
 from games import services, store
 from games.engine.actions import action_from_json
 from games.engine.cards import RANKS
-from games.engine.state import GameState, HandResult
+from games.engine.state import GameState, HandResult, Phase
 from games.engine.variants import make_variant
 from games.models import Card, Deal, Game, Move
 from tests.factories import load_state, make_user, seats_of
@@ -70,6 +71,8 @@ FINISHED_GAMES = [
     pytest.param("standard", 2, "replay-19", {"target": 50}, id="standard"),
     # 608 moves, 13 deals; on the way a stock rebuild, a stalemate (W13) and two streak bonuses (W14).
     pytest.param("wild", 2, "replay-wild-264", None, id="wild"),
+    # 354 moves, 5 rounds; Skip, Draw 5 and Discard 1 all played (F14).
+    pytest.param("frayzy", 2, "replay-frayzy-9", None, id="frayzy"),
 ]
 
 
@@ -92,6 +95,11 @@ def test_replay_of_a_finished_game_reproduces_its_rows(variant, players, seed, o
     assert [seat.place for seat in seats] == list(state.standings())
     if variant == "standard":
         assert max(state.totals) >= 50
+    elif variant == "frayzy":
+        assert max(state.totals) >= 100 and len(deals) == 5
+        played = {event.get("action") for move in Move.objects.filter(game=game) for event in move.events
+                  if event["type"] == "play_action"}
+        assert played == {"SKIP", "DRAW5", "DISCARD1"}
     else:
         # W15: exactly 13 deals, the wild rank going A..K (W3); W13/W14 exercised on the way.
         assert [deal.number for deal in deals] == list(range(1, 14))
@@ -107,6 +115,9 @@ MID_GAMES = [
     pytest.param("standard", 3, "replay-mid", 150, id="standard"),
     # Stopped in deal 7 with the taken discard pending (W6) and wilds on the table (0.3).
     pytest.param("wild", 3, "replay-wild-mid-58", 248, id="wild"),
+    # Stopped in round 5 in the extra discard of a Discard 1 (F14), a wild on the table and a
+    # card taken from the discard pile this turn.
+    pytest.param("frayzy", 3, "replay-frayzy-mid-0", 338, id="frayzy"),
 ]
 
 
@@ -126,6 +137,10 @@ def test_replay_stopped_mid_game_reproduces_the_current_deal(variant, players, s
     assert [HandResult.from_json(d.result) for d in finished_deals] == results
     assert [stored_deal(game, deal) for deal in finished_deals] == ended
     assert [seat.total for seat in seats_of(game)] == state.totals
+    if variant == "frayzy":
+        assert loaded.deal.phase == state.deal.phase == Phase.EXTRA_DISCARD
+        assert loaded.deal.taken_discard == state.deal.taken_discard is not None
+        assert any(meld.shape.wilds for meld in loaded.deal.melds), "a wild on the table"
     if variant == "wild":
         assert [seat.streak for seat in seats_of(game)] == state.streaks
         assert loaded.deal.wild_rank == loaded.deal.number

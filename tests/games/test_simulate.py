@@ -49,3 +49,15 @@ def test_simulate_plays_wild_rummy_to_the_end_of_deal_13():
     assert game.variant == "wild" and game.status == Game.Status.FINISHED
     assert list(game.deals.order_by("number").values_list("number", flat=True)) == list(range(1, 14))
     assert all(deal.result is not None for deal in game.deals.all())
+
+
+def test_simulate_plays_frayzy_to_the_target():
+    result = simulate(variant="frayzy", players=2, games=1, seed="f")
+
+    assert (result["finished"], result["errors"], result["invariant_violations"]) == (1, 0, 0)
+    game = Game.objects.get()
+    assert game.variant == "frayzy" and game.status == Game.Status.FINISHED
+    assert result["deals"] == game.deals.count() >= 1
+    assert max(seat.total for seat in game.seats.all()) >= 100
+    kinds = {event["type"] for move in Move.objects.filter(game=game) for event in move.events}
+    assert "play_action" in kinds

@@ -3,8 +3,8 @@
 - easy: a random legal action (``random_player``).
 - normal: sound greedy play (``player.ComputerPlayer``).
 - strong: the greedy play informed by its memory of public events (cards gone, what other seats
-  took and refused) and planning its going out: it keeps its melds in hand until it can go out in
-  one turn (``player.ComputerPlayer`` with ``informed`` and ``holds_melds``).
+  took and refused); in Standard and Wild Rummy it also plans its going out, keeping its melds in
+  hand until it can go out in one turn, and guards its discards (``STRONG_PLAY``).
 
 Each sees only its own PlayerView and, optionally, its own ``memory.Memory`` of public events.
 """
@@ -14,6 +14,16 @@ from . import random_player
 from .player import ComputerPlayer
 
 LEVELS = ("easy", "normal", "strong")
+STRONG_PLAY = {
+    "standard": {"holds_melds": True, "guards_feeding": True},
+    "wild": {"holds_melds": True, "guards_feeding": True},
+    "frustration": {},
+    "frayzy": {},
+}
+"""What the strong level adds to the informed greedy play in each variant, as measured with
+``manage.py bot_tournament`` (docs/computer-players.md): keeping melds in hand until going out
+and guarding against feeding the next player help in Standard and Wild Rummy; in Frustration
+Rummy (a contract goes down whole, R10) and Frayzy (Draw 5 cards, F14) they lost deals."""
 
 
 def chooser(variant: str, level: str = "normal"):
@@ -25,5 +35,5 @@ def chooser(variant: str, level: str = "normal"):
     if level == "normal":
         return ComputerPlayer(variant)
     if level == "strong":
-        return ComputerPlayer(variant, informed=True, holds_melds=True)
+        return ComputerPlayer(variant, informed=True, **STRONG_PLAY.get(variant, {}))
     raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..cards import Card, card_code, parse_card
+from ..cards import RANKS, Card, card_code, parse_card
 from ..contracts import CONTRACTS
 from ..errors import IllegalAction
 from ..melds import RUN, SET, MeldRules, extend_meld
@@ -38,7 +38,7 @@ def fits_table(card: Card, view: PlayerView, rules: MeldRules) -> bool:
 
 def _near(card: Card, code: str, kinds: frozenset[str]) -> bool:
     other = parse_card(code)
-    if other.is_joker or card.is_joker:
+    if not (other.has_rank and card.has_rank):
         return False
     if SET in kinds and other.rank == card.rank:
         return True
@@ -51,19 +51,22 @@ def _kinds(view: PlayerView, seat: int, variant: str) -> frozenset[str]:
     return frozenset({SET, RUN})
 
 
+def _same_rank(other: Card, card: Card) -> bool:
+    return other.has_rank and other.rank == card.rank and other.suit != card.suit
+
+
 def feed_risk(card: Card, view: PlayerView, rules: MeldRules, unseen: Counter) -> float:
     """Chance (roughly) that the next seat holds two cards making a set or run with ``card``: each
     unseen card is in its hand with chance hand size / unseen cards; pairs of partners are counted
     among the live ones only (``knowledge.unseen``)."""
     total = sum(unseen.values())
-    if total == 0 or card.is_joker:
+    if total == 0 or not card.has_rank:
         return 0.0
     held = view.hand_sizes[(view.seat + 1) % view.players] / total
     rank, suit = card.rank, card.suit
-    same = sum(n for code, n in unseen.items() if code[:-1] == card.rank_name and code[-1:] != suit
-               and not code.startswith("JK"))
+    same = sum(n for code, n in unseen.items() if _same_rank(Card(code), card))
     pairs = same * (same - 1) / 2
-    near = [unseen[card_code(r, suit)] if 1 <= r <= 13 else 0 for r in (rank - 2, rank - 1, rank + 1, rank + 2)]
+    near = [unseen[card_code(r, suit)] if 1 <= r <= len(RANKS) else 0 for r in (rank - 2, rank - 1, rank + 1, rank + 2)]
     pairs += near[0] * near[1] + near[1] * near[2] + near[2] * near[3]
     return pairs * held * held
 

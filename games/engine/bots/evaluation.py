@@ -1,5 +1,7 @@
 """How much a card helps a hand toward melds: the computer players' measure of a hand.
 
+A card without a rank that is not wild (a Frayzy action card, F1) helps no meld and scores 0.
+
 This is a heuristic, not a rule: it never decides whether a meld is legal (the engine's meld
 validator and legal actions do). A card scores for the sets and runs it is part of (``MELDED``)
 or could grow into (pairs, neighbours and one-gap neighbours in its suit), each partial meld
@@ -13,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..cards import SUITS, Card, card_code
+from ..cards import COLOURS, SUITS, Card, card_code
 from ..melds import ACE_HIGH_RANK, RUN, SET, MeldRules
 
 MELDED = 20.0
@@ -69,7 +71,8 @@ def _set_worth(card: Card, naturals: list[Card], wilds: int, outlook: Outlook) -
         return 0.0
     if partners + 1 + wilds >= outlook.set_size:
         return PAIR * WILD_BOOST
-    missing = [card_code(card.rank, s) for s in SUITS if suits is None or (s not in suits and s != card.suit)]
+    missing = [card_code(card.rank, s) for s in (COLOURS if card.is_coloured else SUITS)
+               if suits is None or (s not in suits and s != card.suit)]
     return PAIR * partners * outlook.live(missing)
 
 
@@ -114,10 +117,12 @@ def _run_worth(card: Card, naturals: list[Card], wilds: int, outlook: Outlook) -
 def card_worth(card: Card, hand: Sequence[Card], outlook: Outlook) -> float:
     """How much ``card`` (one of ``hand``) helps ``hand`` toward melds of ``outlook.kinds``."""
     rules = outlook.rules
-    if rules.is_wild(card) or card.is_joker:
+    if rules.is_wild(card):
         return WILD
-    naturals = [c for c in hand if not (rules.is_wild(c) or c.is_joker)]
-    wilds = len(hand) - len(naturals)
+    if not card.has_rank:
+        return 0.0
+    naturals = [c for c in hand if c.has_rank and not rules.is_wild(c)]
+    wilds = sum(1 for c in hand if rules.is_wild(c))
     worth = 0.0
     if SET in outlook.kinds:
         worth += _set_worth(card, naturals, wilds, outlook)

@@ -8,7 +8,8 @@ off on the table, is wild, or completes a Frustration contract (R10); Wild Rummy
 only when the card can be played at once (W6), and then it is taken. Play: lay the contract as
 soon as it can (R10); lay the meld that starts the largest packing of melds (``planning``); lay
 off naturals, and wilds only near the end of a hand; swap wilds out of melds (W11) when nothing
-else plays. Discard (S7): the card that helps the hand least (``evaluation.card_worth``, its
+else plays. A Frayzy turn ends with an action card when the hand holds one, a Draw 5 aimed at the
+seat closest to going out (F4, F8, F14). Discard (S7): the card that helps the hand least (``evaluation.card_worth``, its
 melds counted toward the current contract in Frustration), then the least dangerous to give
 away (``danger``), then the most penalty points.
 
@@ -21,7 +22,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..actions import Action, Discard, DrawStock, LayContract, LayMeld, LayOff, SwapWild, TakeDiscard
+from ..actions import (Action, ChooseTarget, Discard, DrawStock, LayContract, LayMeld, LayOff, PlayAction, SwapWild,
+                       TakeDiscard)
 from ..cards import Card
 from ..contracts import CONTRACTS, find_contract
 from ..state import PlayerView
@@ -38,12 +40,14 @@ POINTS_WEIGHT = 0.01
 
 
 def _points(card: Card) -> int:
-    return 0 if card.is_joker else min(card.rank, FACE_POINTS)
+    return min(card.rank, FACE_POINTS) if card.has_rank else FACE_POINTS
 
 
 @dataclass(frozen=True)
 class ComputerPlayer:
-    """A computer player for ``variant``; ``informed`` makes it the strong level.
+    """A computer player for ``variant``. The strong level sets ``informed`` (counts live cards and
+    reads its memory), ``holds_melds`` (keeps its melds in hand until it can go out in one turn)
+    and ``guards_feeding`` (avoids discards two live cards could join, ``danger.feed_risk``).
 
     Call it as ``player(view, rng, memory=None) -> Action``: ``view`` is the seat's PlayerView,
     ``rng`` a random.Random for tie-breaks, ``memory`` the seat's Memory (the strong level plays
@@ -53,6 +57,7 @@ class ComputerPlayer:
     variant: str
     informed: bool = False
     holds_melds: bool = False
+    guards_feeding: bool = False
 
     def __call__(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> Action:
         actions = view.legal_actions
@@ -88,6 +93,21 @@ class ComputerPlayer:
             wanted = fits_table(top, view, outlook.rules)
         return TakeDiscard() if wanted or card_worth(top, hand, outlook) >= MELDED else DrawStock()
 
+    @staticmethod
+    def _leader(view: PlayerView) -> int:
+        """The other seat closest to going out (fewest cards; the next in turn on a tie)."""
+        others = [(view.seat + step) % view.players for step in range(1, view.players)]
+        return min(others, key=lambda seat: view.hand_sizes[seat])
+
+    def _action_card(self, view: PlayerView, actions) -> Action | None:
+        """Frayzy (F4, F8, F14): aim a Draw 5 (card or start card) at the leader; end the turn with an
+        action card rather than a discard, as it leaves the hand just the same and adds its effect."""
+        leader = self._leader(view)
+        aimed = [a for a in actions if isinstance(a, (ChooseTarget, PlayAction))
+                 and a.target in (None, leader)]
+        return min(aimed, key=lambda a: (isinstance(a, PlayAction), a.card if isinstance(a, PlayAction) else ""),
+                   default=None)
+
     def _play(self, view: PlayerView, outlook: Outlook, memory: Memory | None, rng: random.Random) -> Action:
         actions = view.legal_actions
         contracts = [a for a in actions if isinstance(a, LayContract)]
@@ -106,6 +126,9 @@ class ComputerPlayer:
             lay_offs = [a for a in lay_offs if a.cards[0] not in in_melds]
         if lay_offs:
             return min(lay_offs, key=lambda a: (rules.is_wild(by_key[a.cards[0]]), a.meld, a.cards))
+        ending = self._action_card(view, actions)
+        if ending is not None:
+            return ending
         discards = [a for a in actions if isinstance(a, Discard)]
         swaps = [a for a in actions if isinstance(a, SwapWild)]
         if swaps and (not discards or len(view.hand) > WILD_LAY_OFF_HAND):
@@ -127,7 +150,8 @@ class ComputerPlayer:
                 by_key: dict[str, Card], rng: random.Random) -> list[Discard]:
         def cost(action: Discard) -> tuple[float, float]:
             card = by_key[action.card]
-            return (card_worth(card, view.hand, outlook) + danger(card, view, outlook.rules, memory, self.variant, outlook.unseen)
+            return (card_worth(card, view.hand, outlook) + danger(card, view, outlook.rules, memory, self.variant,
+                                                                  outlook.unseen if self.guards_feeding else None)
                     - POINTS_WEIGHT * _points(card), rng.random())
 
         return sorted(discards, key=cost)

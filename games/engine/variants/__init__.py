@@ -6,11 +6,13 @@ Each variant module holds one frozen dataclass (its table options) that subclass
 from __future__ import annotations
 
 from ..errors import IllegalAction
+from .frayzy import Frayzy
 from .frustration import FrustrationRummy
 from .standard import StandardRummy
 from .wild import WildRummy
 
-VARIANTS = {StandardRummy.name: StandardRummy, WildRummy.name: WildRummy, FrustrationRummy.name: FrustrationRummy}
+VARIANTS = {StandardRummy.name: StandardRummy, WildRummy.name: WildRummy, FrustrationRummy.name: FrustrationRummy,
+            Frayzy.name: Frayzy}
 
 
 def make_variant(name: str, options: dict | None = None):

@@ -47,7 +47,8 @@ class Variant:
     ``players_rule`` (seat count and its rule), ``max_rebuilds`` (0.6: rebuilds before a
     stalemate), ``deals_in_game`` (a fixed number of deals, or None when points end the game),
     ``game_end_rule`` (cited when a move comes after the end), ``draw_rule`` (the draw's rule),
-    ``allows_swaps`` (W11, F13), ``swap_rule`` (cited when swaps are refused: S10, R12).
+    ``allows_swaps`` (W11, F13), ``swap_rule`` (cited when swaps are refused: S10, R12),
+    ``freed_wild_pending`` (W6: a wild freed by a swap must be played this turn; not in Frayzy, F13).
     """
 
     name = ""
@@ -61,6 +62,7 @@ class Variant:
     deals_in_game: int | None = None
     allows_swaps = False
     swap_rule = "S10"
+    freed_wild_pending = True
 
     # ----- hooks ---------------------------------------------------------------------------
 
@@ -112,6 +114,10 @@ class Variant:
         last = state.last_result.penalties if state.last_result else (0,) * state.players
         keys = [(state.totals[s], last[s]) for s in range(state.players)]
         return tuple(1 + sum(1 for other in keys if other < keys[s]) for s in range(state.players))
+
+    def start_card(self, deal: DealState) -> Card | None:
+        """The card turned up to start the discard pile when the variant gives it an effect (F4), else None."""
+        return None
 
     def options(self) -> dict:
         """The table options as JSON."""
@@ -222,7 +228,8 @@ class Variant:
             freed = next(c for c in meld.shape.cards if c not in grown.cards)
             deal.hands[seat].remove(natural)
             bisect.insort(deal.hands[seat], freed)
-            deal.pending.append(freed)
+            if self.freed_wild_pending:
+                deal.pending.append(freed)
             deal.melds = [replace(m, shape=grown) if m.id == meld.id else m for m in deal.melds]
             events.append({"type": "swap_wild", "seat": seat, "meld": meld.id, "card": natural.key,
                            "wild": freed.key, "stood_for": meld.shape.stands_for(freed)})
@@ -255,8 +262,7 @@ class Variant:
         return extend_meld(meld.shape, cards, self.meld_rules_for(state.deal), wilds)
 
     def discard(self, state: GameState, seat: int, action: Discard, events: list[dict]) -> None:
-        """Discard one card to end the turn (S7, W5); an emptied hand goes out (S11, W12), a
-        stalemate ends the deal (S16, W13), otherwise the turn passes left (0.1)."""
+        """Discard one card to end the turn (S7, W5), then ``end_turn``."""
         self.require_phase(state, Phase.PLAY, "Draw a card before you discard.")
         deal = state.deal
         (card,) = self.cards_in_hand(state, seat, (action.card,))
@@ -264,6 +270,12 @@ class Variant:
         deal.hands[seat].remove(card)
         deal.discard.append(card)
         events.append({"type": "discard", "seat": seat, "card": card.key})
+        self.end_turn(state, seat, events)
+
+    def end_turn(self, state: GameState, seat: int, events: list[dict]) -> None:
+        """After ``seat``'s turn-ending card: an emptied hand goes out (S11, W12), a stalemate ends
+        the deal (S16, W13), otherwise the turn passes left (0.1)."""
+        deal = state.deal
         if not deal.hands[seat]:
             self.end_deal(state, seat, events)
         elif deal.stalemate:

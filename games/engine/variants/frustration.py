@@ -21,7 +21,8 @@ from ..actions import Action, Discard, DrawStock, LayContract, LayMeld, LayOff, 
 from ..cards import Card, standard_deck
 from ..contracts import CONTRACTS, LAST_CONTRACT, contract_text, find_contract, group_label
 from ..errors import IllegalAction
-from ..melds import MeldRules, candidate_melds, declaration, extension_readings, read_meld, show, show_cards
+from ..candidates import candidate_melds
+from ..melds import MeldRules, declaration, extension_readings, read_meld, show, show_cards
 from ..state import DealState, HandResult, Phase, TableMeld
 from .base import Variant
 

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from ..actions import Action, Discard, DrawStock, LayMeld, LayOff, TakeDiscard
 from ..cards import Card, standard_deck
 from ..errors import IllegalAction
-from ..melds import MeldRules, candidate_melds, extend_meld, show
+from ..candidates import candidate_melds
+from ..melds import MeldRules, extend_meld, show
 from ..state import DealState, HandResult, Phase
 from .base import Variant
 

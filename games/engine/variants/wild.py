@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from ..actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard
 from ..cards import RANKS, Card, standard_deck
 from ..errors import IllegalAction
-from ..melds import (MeldRules, MeldShape, add_surplus_wild, candidate_melds, declaration, extend_meld,
+from ..candidates import candidate_melds
+from ..melds import (MeldRules, MeldShape, add_surplus_wild, declaration, extend_meld,
                      extension_readings, show, show_cards, swappable_wilds)
 from ..state import DealState, HandResult, Phase, TableMeld
 from .base import Variant

@@ -15,7 +15,7 @@ def normal_to_simple(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_frustration_rummy'),
+        ('games', '0004_frayzy'),
     ]
 
     operations = [

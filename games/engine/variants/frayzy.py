@@ -1,0 +1,339 @@
+"""Frayzy (rules F1-F18 of RULES.md): its parameters and what its turn adds to the shared steps of
+``variants.base``.
+
+What differs: a deck of coloured numbers 1-12, Wilds and three kinds of action card (F1); 10 cards
+each and a start card whose action is carried out as though the dealer had played it (F3, F4); the
+discard pile is closed while an action card is on top (F6); melds through the shared validator with
+colours for suits, numbers 1-12 without wrap and at most one wild per meld (F9-F12); wild swaps
+that put the wild straight into the hand (F13); a turn ends with a discard or with one action card
+(F8, F14): Skip passes over the next player (with two players: another turn), Draw 5 makes any
+seat draw 5, Discard 1 asks for one more discard (phase ``extra_discard``); the round ends when a
+hand empties or, at the end of a turn, when the stock is empty, which is never rebuilt (F15, F16);
+5 points per number card and 10 per Wild or action card (F17); the game ends at the target (F18).
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..actions import (Action, ChooseTarget, Discard, DrawStock, LayMeld, LayOff, PlayAction, SwapWild,
+                       TakeDiscard)
+from ..cards import DISCARD1, DRAW5, FRAYZY_WILD, NUMBERS, SKIP, Card, frayzy_deck
+from ..errors import IllegalAction
+from ..candidates import candidate_melds
+from ..melds import MeldRules, declaration, extension_readings, show, swappable_wilds
+from ..state import DealState, HandResult, Phase
+from .base import Variant
+
+if TYPE_CHECKING:
+    from ..state import GameState
+
+HAND_SIZE = 10
+DRAW_FIVE_CARDS = 5
+NUMBER_CARD_POINTS = 5
+OTHER_CARD_POINTS = 10
+DEFAULT_TARGET = 100
+EXTENDED_TARGET = 200
+MELD_RULES = MeldRules(rule="F9-F11", set_min=3, set_max=None, set_distinct_suits=False, run_min=3, run_max=12,
+                       run_top=12, min_naturals=2, max_wilds=1, wild_rule="F11",
+                       wild_codes=frozenset({FRAYZY_WILD}), rank_names=NUMBERS)
+"""F9 (sets of 3+, any colours, duplicates, no maximum), F10 (runs of 3-12 of one colour within
+1-12, no wrap), F11 (the Wild stands for any number; at most one per meld, so 2 naturals at least;
+action cards never melded)."""
+DECK_LIMITS = {"copies": (1, 4), "wilds": (0, 16), "skips": (0, 16), "draw_fives": (0, 16), "discard_ones": (0, 16)}
+
+
+@dataclass(frozen=True)
+class Frayzy(Variant):
+    """Frayzy with its table options.
+
+    Attributes:
+        target: points that end the game (F18): 100, or 200 for Extended Play.
+        copies: copies of each coloured number (F1: 2). wilds: Wild cards (8). skips, draw_fives,
+            discard_ones: action cards of each kind (4 each). The defaults give the 116-card deck.
+
+    Raises IllegalAction("bad_options") for a target that is not a positive whole number, or a
+    card count outside its range (copies 1-4, the others 0-16).
+    """
+
+    target: int = DEFAULT_TARGET
+    copies: int = 2
+    wilds: int = 8
+    skips: int = 4
+    draw_fives: int = 4
+    discard_ones: int = 4
+
+    name = "frayzy"
+    title = "Frayzy"
+    min_players = 2
+    max_players = 4
+    players_rule = "F2"
+    game_end_rule = "F18"
+    draw_rule = "F6"
+    swap_rule = "F13"
+    allows_swaps = True
+    freed_wild_pending = False
+    max_rebuilds = 0
+    """The stock is never rebuilt (F16)."""
+
+    def __post_init__(self):
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
+            raise IllegalAction("bad_options", "The target must be a positive whole number of points.", "F18")
+        for option, (low, high) in DECK_LIMITS.items():
+            value = getattr(self, option)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise IllegalAction("bad_options", f"The number of {option.replace('_', ' ')} must be a whole "
+                                    f"number from {low} to {high}.", "F1")
+
+    def options(self) -> dict:
+        """The table options as JSON: ``{"target", "copies", "wilds", "skips", "draw_fives", "discard_ones"}``."""
+        return {"target": self.target, "copies": self.copies, "wilds": self.wilds, "skips": self.skips,
+                "draw_fives": self.draw_fives, "discard_ones": self.discard_ones}
+
+    def describe_options(self) -> list[str]:
+        """The target (F18) and the deck (F1)."""
+        extended = " (Extended Play)" if self.target == EXTENDED_TARGET else ""
+        return [f"The game ends when a player reaches {self.target} points{extended}; the lowest total wins.",
+                f"{len(self.deck())} cards: numbers 1-12 in four colours ({self.copies} of each), {self.wilds} Wilds, "
+                f"{self.skips} Skip, {self.draw_fives} Draw 5 and {self.discard_ones} Discard 1."]
+
+    def deck(self) -> list[Card]:
+        """The deck of the table options; 116 cards by default (F1)."""
+        return frayzy_deck(self.copies, self.wilds, self.skips, self.draw_fives, self.discard_ones)
+
+    def meld_rules_for(self, deal: DealState) -> MeldRules:
+        """F9-F11 in every round."""
+        return MELD_RULES
+
+    def card_points(self, card: Card) -> int:
+        """Points of a card left in hand: 5 for a number card, 10 for a Wild or an action card (F17)."""
+        return NUMBER_CARD_POINTS if card.is_coloured else OTHER_CARD_POINTS
+
+    def start_card(self, deal: DealState) -> Card | None:
+        """The card turned up to start the discard pile (F4): the bottom of the pile, which is never
+        rebuilt into the stock (F16)."""
+        return deal.discard[0] if deal.discard else None
+
+    def deal(self, players: int, game_seed: str, number: int, first: int) -> DealState:
+        """Round ``number`` with ``first`` as dealer (F3-F5): 10 cards each from the dealer's left,
+        the next card turned up. An action card turned up takes effect as though the dealer had
+        played it (F4): Skip passes over the dealer's left, Draw 5 waits for the dealer to pick
+        who draws (phase ``choose_target``), Discard 1 waits for the dealer's discard (phase
+        ``extra_discard``)."""
+        deal = self.dealt(players, game_seed, number, [HAND_SIZE] * players, (first + 1) % players,
+                          dealer=first, turn_up=True, phase=Phase.DRAW)
+        start = deal.discard[-1].code
+        if start == SKIP:
+            deal.turn = (first + 2) % players
+        elif start == DRAW5:
+            deal.turn, deal.phase = first, Phase.CHOOSE_TARGET
+        elif start == DISCARD1:
+            deal.turn, deal.phase = first, Phase.EXTRA_DISCARD
+        return deal
+
+    # ----- legal actions -------------------------------------------------------------------
+
+    def legal_actions(self, state: GameState, seat: int) -> list[Action]:
+        """By phase: the draws (F6); the dealer's pick for a Draw 5 start card (F4); any card for
+        the extra discard (F14); or the play phase (F7, F8)."""
+        deal = state.deal
+        if deal.phase == Phase.CHOOSE_TARGET:
+            return [ChooseTarget(target) for target in range(state.players)]
+        if deal.phase == Phase.EXTRA_DISCARD:
+            return [Discard(c.key) for c in deal.hands[seat]]
+        return super().legal_actions(state, seat)
+
+    def draw_actions(self, state: GameState, seat: int) -> list[Action]:
+        """DrawStock, and TakeDiscard unless the pile is empty or an action card is on top (F6)."""
+        top = state.deal.discard[-1] if state.deal.discard else None
+        return [DrawStock(), TakeDiscard()] if top is not None and not top.is_action else [DrawStock()]
+
+    def play_actions(self, state: GameState, seat: int) -> list[Action]:
+        """Every new meld with each reading of its wild (F9-F11), every single-card lay-off (F12) and
+        wild swap (F13), each leaving a card that can end the turn (0.5, F15); then each allowed
+        discard (0.4a) and each action card, Draw 5 once per target seat (F8, F14)."""
+        deal = state.deal
+        hand = deal.hands[seat]
+        actions: list[Action] = [LayMeld(tuple(c.key for c in shape.cards), declaration(shape, shape.cards))
+                                 for shape in candidate_melds(hand, MELD_RULES) if self._way_out(deal, hand, shape.cards)]
+        for card in hand:
+            lays_off = self._way_out(deal, hand, (card,))
+            for meld in deal.melds:
+                if lays_off:
+                    actions += [LayOff(meld.id, (card.key,), declaration(grown, (card,)))
+                                for grown in extension_readings(meld.shape, (card,), MELD_RULES)[0]]
+                # A swap keeps the hand's size and brings in the Wild, which may always be discarded.
+                actions += [SwapWild(meld.id, card.key, wild.key) for wild in swappable_wilds(meld.shape, card, MELD_RULES)]
+        actions += [Discard(c.key) for c in hand if c != deal.taken_discard and not c.is_action]
+        played: set[str] = set()
+        for card in hand:
+            if card.is_action and card.code not in played:
+                played.add(card.code)
+                targets = range(state.players) if card.code == DRAW5 else (None,)
+                actions += [PlayAction(card.key, target) for target in targets]
+        return actions
+
+    @staticmethod
+    def _way_out(deal: DealState, hand: list[Card], played) -> bool:
+        """0.5, F15: after ``played`` leave the hand, it keeps a card that can end the turn (any
+        card but the one taken from the discard pile, 0.4a)."""
+        return any(c not in played and c != deal.taken_discard for c in hand)
+
+    # ----- steps ---------------------------------------------------------------------------
+
+    def play(self, state: GameState, seat: int, action: Action, events: list[dict]) -> None:
+        """Dispatch by phase: the dealer's Draw 5 pick (F4), the extra discard (F14), or a turn's
+        draw (F6), plays (F7, F13) and turn-ending card (F8).
+
+        Raises IllegalAction: ``wrong_phase``; ``one_action_per_turn`` (a second action card in a
+        turn, F14); ``no_such_seat`` (a Draw 5 target outside 0..n-1); ``discard_closed`` (F6);
+        ``not_an_action_card``; ``taken_discard`` (0.4a); ``dead_end`` (0.5); the meld refusals.
+        """
+        phase = state.deal.phase
+        if phase == Phase.CHOOSE_TARGET:
+            if not isinstance(action, ChooseTarget):
+                raise IllegalAction("wrong_phase", "The start card is a Draw 5: first choose who draws 5 cards.", "F4")
+            self._draw_five(state, seat, action.target, events, start=True)
+            state.deal.turn, state.deal.phase = (seat + 1) % state.players, Phase.DRAW
+            return
+        if isinstance(action, ChooseTarget):
+            raise IllegalAction("wrong_phase", "There is no Draw 5 start card to aim now.", "F4")
+        if phase == Phase.EXTRA_DISCARD:
+            if isinstance(action, PlayAction):
+                raise IllegalAction("one_action_per_turn", "Only one action card may be played in a turn; discard "
+                                    "one more card for the Discard 1 (it has no effect, even if it is an action "
+                                    "card).", "F14")
+            if not isinstance(action, Discard):
+                raise IllegalAction("wrong_phase", "Discard one more card for the Discard 1 first.", "F14")
+            self._extra_discard(state, seat, action, events)
+            return
+        if isinstance(action, PlayAction):
+            self.play_action(state, seat, action, events)
+            return
+        super().play(state, seat, action, events)
+
+    def check_take_discard(self, state: GameState, seat: int) -> None:
+        """F6: the discard pile is closed while an action card is on top."""
+        top = state.deal.discard[-1]
+        if top.is_action:
+            raise IllegalAction("discard_closed", f"The discard pile is closed while {show(top)} is on top: "
+                                "draw from the stock.", "F6")
+
+    def after_play(self, state: GameState, seat: int, played: list[Card], events: list[dict]) -> None:
+        """0.5, F15: refuse a meld, lay-off or swap that empties the hand or leaves only the card
+        taken from the discard pile."""
+        deal = state.deal
+        if not deal.hands[seat]:
+            raise IllegalAction("dead_end", "Keep a card to end your turn with: you go out only by a discard or "
+                                "an action card.", "F15")
+        if not self._way_out(deal, deal.hands[seat], ()):
+            raise IllegalAction("dead_end", f"Keep a card you may discard: {show(deal.taken_discard)} was taken from "
+                                "the discard pile this turn and cannot be discarded.", "0.5")
+
+    def check_discard(self, state: GameState, seat: int, card: Card) -> None:
+        """0.4a: the card taken from the discard pile this turn may not end the turn; F8: an action
+        card ends the turn by being played (with its effect), never by a plain discard."""
+        if card == state.deal.taken_discard:
+            raise IllegalAction("taken_discard", f"You took {show(card)} from the discard pile this turn, "
+                                "so you may not discard it.", "0.4")
+        if card.is_action:
+            raise IllegalAction("play_action_card", f"{show(card)} ends your turn by being played, with its effect; "
+                                "it cannot be thrown away.", "F8")
+
+    def play_action(self, state: GameState, seat: int, action: PlayAction, events: list[dict]) -> None:
+        """F8, F14: put the action card on the discard pile and carry out its effect. Skip: the next
+        seat's turn is passed over (two players: the same player goes again). Draw 5: ``target``
+        draws 5 from the stock (fewer if it holds fewer). Discard 1: one more card to discard
+        (phase ``extra_discard``), unless the hand is empty.
+
+        Raises IllegalAction: ``wrong_phase``, ``not_in_hand``, ``not_an_action_card``,
+        ``no_such_seat`` (Draw 5 without a seat 0..n-1), ``malformed`` (a target for Skip or Discard 1).
+        """
+        self.require_phase(state, Phase.PLAY, "Draw a card before you play an action card.")
+        deal = state.deal
+        (card,) = self.cards_in_hand(state, seat, (action.card,))
+        if not card.is_action:
+            raise IllegalAction("not_an_action_card", f"{show(card)} is not an action card: discard it instead.", "F8")
+        if card.code == DRAW5:
+            if action.target is None or not 0 <= action.target < state.players:
+                raise IllegalAction("no_such_seat", f"Choose who draws 5: a seat from 1 to {state.players}.", "F14")
+        elif action.target is not None:
+            raise IllegalAction("malformed", f"{show(card)} has no target.", "F14")
+        deal.hands[seat].remove(card)
+        deal.discard.append(card)
+        event = {"type": "play_action", "seat": seat, "card": card.key, "action": card.code}
+        if card.code == SKIP:
+            skipped = (seat + 1) % state.players
+            events.append({**event, "skipped": skipped})
+            self.end_turn(state, seat, events, step=2)
+            return
+        if card.code == DRAW5:
+            events.append({**event, "target": action.target})
+            self._draw_five(state, seat, action.target, events, start=False)
+            self.end_turn(state, seat, events)
+            return
+        events.append(event)
+        if deal.hands[seat]:
+            deal.phase = Phase.EXTRA_DISCARD
+        else:
+            self.end_turn(state, seat, events)
+
+    def _draw_five(self, state: GameState, seat: int, target: int, events: list[dict], start: bool) -> None:
+        """F14: ``target`` draws 5 cards from the stock, or what is left of it (F16 then ends the round)."""
+        if not 0 <= target < state.players:
+            raise IllegalAction("no_such_seat", f"Choose who draws 5: a seat from 1 to {state.players}.", "F14")
+        deal = state.deal
+        count = min(DRAW_FIVE_CARDS, len(deal.stock))
+        for _ in range(count):
+            bisect.insort(deal.hands[target], deal.stock.pop())
+        events.append({"type": "draw_five", "seat": seat, "target": target, "count": count, "start_card": start})
+        if not deal.stock:
+            events.append({"type": "stock_exhausted"})
+
+    def _extra_discard(self, state: GameState, seat: int, action: Discard, events: list[dict]) -> None:
+        """F14 (and F4's Discard 1 start card): discard any one card, even the card taken from the
+        discard pile or an action card (which then has no effect); then the turn ends."""
+        deal = state.deal
+        (card,) = self.cards_in_hand(state, seat, (action.card,))
+        deal.hands[seat].remove(card)
+        deal.discard.append(card)
+        events.append({"type": "extra_discard", "seat": seat, "card": card.key})
+        self.end_turn(state, seat, events)
+
+    def end_turn(self, state: GameState, seat: int, events: list[dict], step: int = 1) -> None:
+        """The end of ``seat``'s turn: an empty hand goes out (F15); otherwise an empty stock ends
+        the round with no winner (F16); otherwise the turn passes ``step`` seats left (2 after a
+        Skip, F14)."""
+        deal = state.deal
+        if not deal.hands[seat]:
+            self.end_deal(state, seat, events)
+        elif not deal.stock:
+            self.end_deal(state, None, events)
+        else:
+            deal.taken_discard = None
+            deal.played_before[seat] = deal.played_before[seat] or deal.played_this_turn
+            deal.played_this_turn = False
+            deal.turn = (seat + step) % state.players
+            deal.phase = Phase.DRAW
+
+    # ----- round and game end --------------------------------------------------------------
+
+    def end_deal(self, state: GameState, winner: int | None, events: list[dict]) -> None:
+        """F17: every hand scores 5 per number card and 10 per Wild or action card (the player who
+        went out holds none: 0). F18: a total at or past the target ends the game; otherwise the
+        deal passes left (F5)."""
+        deal = state.deal
+        points = tuple(sum(self.card_points(c) for c in hand) for hand in deal.hands)
+        state.totals = [t + p for t, p in zip(state.totals, points)]
+        state.last_result = HandResult(deal.number, winner, points)
+        state.ended_deal = deal
+        events.append({"type": "hand_over", **state.last_result.to_json(), "totals": list(state.totals)})
+        if max(state.totals) >= self.target:
+            state.finished = True
+            events.append({"type": "game_over", "standings": list(state.standings())})
+            return
+        dealer = (deal.dealer + 1) % state.players
+        state.deal = self.deal(state.players, state.seed, deal.number + 1, dealer)
+        events.append({"type": "new_deal", "deal": state.deal.number, "dealer": dealer,
+                       "start_card": state.deal.discard[0].key})

@@ -1,0 +1,92 @@
+"""Frayzy in a real browser, three people at one table: Ana plays a Draw 5 at an opponent she picks
+in the target chooser (Cat, not the next player), then, a round of turns later, a Skip that passes
+over Ben. Every page shows what happened ("ana made cat draw 5"), the hand sizes change where they
+should, and the turn moves past the skipped player (rules F14)."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.tables import UPDATE_TIMEOUT_MS, open_table, select_cards, shown_version, wait_for_newer_board
+from tests.engine.builders import frayzy
+from tests.factories import load_state, put_position
+
+pytestmark = [pytest.mark.e2e]
+
+
+def join(page, game) -> None:
+    """Join ``game`` from the lobby's list of open tables."""
+    page.goto("/")
+    page.locator(".lobby-section[aria-label='Open tables']").get_by_role("link", name=re.compile(f"#{game.pk}")).click()
+    page.get_by_role("button", name="Join this table").click()
+
+
+def draw_and_discard(page, key) -> None:
+    """Draw from the stock, then discard ``key``, waiting for the board after each."""
+    before = shown_version(page)
+    page.get_by_role("button", name="Draw").click()
+    wait_for_newer_board(page, before)
+    before = shown_version(page)
+    select_cards(page, [key])
+    page.get_by_role("button", name="Discard selected card").click()
+    wait_for_newer_board(page, before)
+
+
+def hand_size(page, position):
+    return page.locator(f".seat[data-seat='{position}'] .seat-cards")
+
+
+def test_draw_5_at_a_chosen_opponent_then_a_skip(new_user_page):
+    ana, ben, cat = new_user_page("ana"), new_user_page("ben"), new_user_page("cat")
+    game = open_table(ana, "frayzy", players=3)
+    join(ben, game)
+    join(cat, game)
+    expect(ana.locator(".waiting-seats")).to_contain_text("cat", timeout=UPDATE_TIMEOUT_MS)
+    ana.get_by_role("button", name="Start the game").click()
+    expect(ana.locator(".seats")).to_be_visible()
+    put_position(game, frayzy(["R7 R8 DRAW5 SKIP B2 B3", "Y1 Y2 Y3", "G1 G2"], turn=0, phase="play",
+                              discard="B11", dealer=2).deal)
+    pages = (ana, ben, cat)
+    for page in pages:
+        page.reload()
+
+    # The cards say their colour in words, and the chooser offers every seat, Ana herself included.
+    expect(ana.locator(".hand-card [data-card='R7'] .card-colour-name")).to_have_text("red")
+    expect(ana.locator(".hand-card [data-card='DRAW5']")).to_contain_text("Draw 5")
+    chooser = ana.locator("[data-testid=draw-five-target]")
+    expect(chooser.locator("option")).to_have_text(["ben", "cat", "yourself"])
+
+    # Draw 5 at Cat, who is not the next player.
+    before = shown_version(ana)
+    chooser.select_option(label="cat")
+    ana.get_by_role("button", name="Play Draw 5").click()
+    wait_for_newer_board(ana, before)
+    for page in pages:
+        expect(page.locator(".move-log")).to_contain_text("ana made cat draw 5.", timeout=UPDATE_TIMEOUT_MS)
+        expect(hand_size(page, 2)).to_have_text("7 cards")
+        expect(page.locator(".pile-discard [data-card='DRAW5']")).to_be_visible()
+    expect(cat.locator(".hand-card")).to_have_count(7)
+    expect(ben.locator(".turn-banner-you")).to_contain_text("Your turn", timeout=UPDATE_TIMEOUT_MS)
+    # The Draw 5 on top closes the discard pile (F6).
+    expect(ben.locator("[data-testid=discard-closed]")).to_be_visible()
+    expect(ben.get_by_role("button", name="Take")).to_have_count(0)
+
+    draw_and_discard(ben, "Y1")
+    expect(cat.locator(".turn-banner-you")).to_contain_text("Your turn", timeout=UPDATE_TIMEOUT_MS)
+    draw_and_discard(cat, "G1")
+    expect(ana.locator(".turn-banner-you")).to_contain_text("Your turn", timeout=UPDATE_TIMEOUT_MS)
+
+    # Skip: Ben loses his turn and Cat plays next.
+    before = shown_version(ana)
+    ana.get_by_role("button", name="Draw").click()
+    wait_for_newer_board(ana, before)
+    before = shown_version(ana)
+    ana.get_by_role("button", name="Play Skip").click()
+    wait_for_newer_board(ana, before)
+    for page in pages:
+        expect(page.locator(".move-log")).to_contain_text("ana played Skip: ben is skipped.",
+                                                          timeout=UPDATE_TIMEOUT_MS)
+    expect(cat.locator(".turn-banner-you")).to_contain_text("Your turn", timeout=UPDATE_TIMEOUT_MS)
+    expect(ben.locator(".turn-banner")).to_contain_text("Waiting for cat to draw")
+    expect(ana.locator(".turn-banner")).to_contain_text("Waiting for cat to draw")
+    assert load_state(game).deal.turn == 2
