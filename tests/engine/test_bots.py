@@ -72,12 +72,12 @@ def test_a_hand_that_can_go_out_goes_out(level, state):
 
 
 def test_strong_keeps_its_melds_until_it_can_go_out():
-    """The strong level plans its going out: with a set in hand and loose cards it discards
-    instead of showing the set; the normal level lays the set at once."""
-    state = build(["9S 9H 9D 2C 5D KH QS JD", "AS AH"], phase="play")
+    """The strong level plans its going out in Wild Rummy: with a set in hand and loose cards it
+    discards instead of showing the set; the normal level lays the set at once."""
+    state = wild(["9S 9H 9D 3C 5D KH QS JD", "4S 4H"], number=1)
     view = state.player_view(0)
-    assert isinstance(chooser("standard", "strong")(view, random.Random(1), Memory()), Discard)
-    assert isinstance(chooser("standard", "normal")(view, random.Random(1)), LayMeld)
+    assert isinstance(chooser("wild", "strong")(view, random.Random(1), Memory()), Discard)
+    assert isinstance(chooser("wild", "normal")(view, random.Random(1)), LayMeld)
 
 
 def test_frustration_lays_the_contract_first():

@@ -3,8 +3,8 @@
 - easy: a random legal action (``random_player``).
 - normal: sound greedy play (``player.ComputerPlayer``).
 - strong: the greedy play informed by its memory of public events (cards gone, what other seats
-  took and refused); in Standard and Wild Rummy it also plans its going out, keeping its melds in
-  hand until it can go out in one turn, and guards its discards (``STRONG_PLAY``).
+  took and refused); in Wild Rummy it also plans its going out, keeping its melds in hand until it
+  can go out in one turn, and it guards its discards (``STRONG_PLAY``).
 
 Each sees only its own PlayerView and, optionally, its own ``memory.Memory`` of public events.
 """
@@ -15,15 +15,16 @@ from .player import ComputerPlayer
 
 LEVELS = ("easy", "normal", "strong")
 STRONG_PLAY = {
-    "standard": {"holds_melds": True, "guards_feeding": True},
+    "standard": {"guards_feeding": True},
     "wild": {"holds_melds": True, "guards_feeding": True},
     "frustration": {},
     "frayzy": {},
 }
 """What the strong level adds to the informed greedy play in each variant, as measured with
-``manage.py bot_tournament`` (docs/computer-players.md): keeping melds in hand until going out
-and guarding against feeding the next player help in Standard and Wild Rummy; in Frustration
-Rummy (a contract goes down whole, R10) and Frayzy (Draw 5 cards, F14) they lost deals."""
+``manage.py bot_tournament`` (docs/computer-players.md): keeping melds in hand until it can go
+out wins deals in Wild Rummy; in Standard Rummy it won slightly more deals but lost most games on
+penalty points (S13), so there it only guards against feeding the next player; in Frustration
+Rummy (a contract goes down whole, R10) and Frayzy (Draw 5 cards, F14) both lost deals."""
 
 
 def chooser(variant: str, level: str = "normal"):
