@@ -15,16 +15,17 @@ from .player import ComputerPlayer
 
 LEVELS = ("easy", "normal", "strong")
 STRONG_PLAY = {
-    "standard": {"guards_feeding": True},
+    "standard": {},
     "wild": {"holds_melds": True, "guards_feeding": True},
     "frustration": {},
     "frayzy": {},
 }
 """What the strong level adds to the informed greedy play in each variant, as measured with
 ``manage.py bot_tournament`` (docs/computer-players.md): keeping melds in hand until it can go
-out wins deals in Wild Rummy; in Standard Rummy it won slightly more deals but lost most games on
-penalty points (S13), so there it only guards against feeding the next player; in Frustration
-Rummy (a contract goes down whole, R10) and Frayzy (Draw 5 cards, F14) both lost deals."""
+out, and guarding against feeding the next player, win deals in Wild Rummy; in Standard Rummy
+holding won slightly more deals but lost most games on penalty points (S13) and the guard lost
+deals; in Frustration Rummy (a contract goes down whole, R10) and Frayzy (Draw 5 cards, F14)
+both lost deals."""
 
 
 def chooser(variant: str, level: str = "normal"):
