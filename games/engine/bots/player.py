@@ -35,6 +35,10 @@ from .planning import best_meld, can_go_out
 
 WILD_LAY_OFF_HAND = 3
 """A wild is laid off only when the hand holds at most this many cards (a wild in hand is flexible)."""
+TAKE_TO_MELD_HAND = 3
+"""The discard is taken to make a meld only with at least this many cards in hand, so a meld of
+three and a card to end the turn remain (0.5); two short hands would otherwise pass one card back
+and forth for ever."""
 FACE_POINTS = 10
 POINTS_WEIGHT = 0.01
 
@@ -91,7 +95,8 @@ class ComputerPlayer:
             wanted = find_contract(hand, view.totals[view.seat], outlook.rules, top) is not None
         else:
             wanted = fits_table(top, view, outlook.rules)
-        return TakeDiscard() if wanted or card_worth(top, hand, outlook) >= MELDED else DrawStock()
+        melds_with_it = card_worth(top, hand, outlook) >= MELDED and len(view.hand) >= TAKE_TO_MELD_HAND
+        return TakeDiscard() if wanted or melds_with_it else DrawStock()
 
     @staticmethod
     def _leader(view: PlayerView) -> int:
