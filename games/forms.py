@@ -8,7 +8,7 @@ from .engine.cards import DRAW5
 from .engine.variants import VARIANTS
 from .engine.variants.frayzy import DEFAULT_TARGET as FRAYZY_TARGET
 from .engine.variants.frayzy import EXTENDED_TARGET
-from .models import DAY, TIME_PER_MOVE_CHOICES
+from .models import DAY, TIME_PER_MOVE_CHOICES, Seat
 from .engine.variants.standard import DEFAULT_TARGET
 from .services import Refusal
 
@@ -65,6 +65,20 @@ class ReportForm(forms.Form):
 
     about = forms.IntegerField(required=False, min_value=1)
     reason = forms.CharField(max_length=1000, strip=True)
+
+
+class ComputerPlayerForm(forms.Form):
+    """Give a seat to a computer player of a level (``Seat.BotLevel``); no level means normal."""
+
+    level = forms.ChoiceField(choices=Seat.BotLevel.choices, initial=Seat.BotLevel.NORMAL, required=False,
+                              label="Computer level")
+
+    def chosen_level(self) -> str:
+        """The level asked for: the submitted value as is when it is not a level (the service
+        refuses it with its reason), the default when none was given."""
+        if self.is_valid():
+            return self.cleaned_data["level"] or Seat.BotLevel.NORMAL
+        return str(self.data.get("level", ""))
 
 
 def _declared_wilds(text: str) -> dict[str, str]:

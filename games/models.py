@@ -115,7 +115,11 @@ class Seat(models.Model):
     """
 
     class BotLevel(models.TextChoices):
-        SIMPLE = "simple", "Computer"
+        """Computer levels (``games.engine.bots.chooser``): random, greedy, planning ahead."""
+
+        EASY = "easy", "easy"
+        NORMAL = "normal", "normal"
+        STRONG = "strong", "strong"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
@@ -155,7 +159,7 @@ class Seat(models.Model):
         """The name shown at the table."""
         if self.user_id:
             return self.user.username
-        return f"Computer {self.position + 1}"
+        return f"Computer {self.position + 1} ({self.get_bot_level_display()})"
 
 
 class Deal(models.Model):

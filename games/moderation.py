@@ -92,7 +92,7 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
         if seat.is_bot:
             raise Refusal(409, "already_computer", "A computer player already holds that seat.")
         person = seat.user
-        seat.former_user, seat.user, seat.bot_level = person, None, Seat.BotLevel.SIMPLE
+        seat.former_user, seat.user, seat.bot_level = person, None, Seat.BotLevel.NORMAL
         seat.save(update_fields=["former_user", "user", "bot_level"])
         details = {"position": position}
         if not game.seats.filter(user__isnull=False).exists():

@@ -14,6 +14,7 @@ from .engine.melds import show, show_code, show_wild
 from .engine.state import Phase, PlayerView, TableMeld
 from .engine.variants.frayzy import MELD_RULES as FRAYZY_RULES
 from .engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
+from .forms import ComputerPlayerForm
 from .models import Game, Move
 from .services import Board
 from .templatetags.clock import time_left
@@ -344,6 +345,7 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
                      "my_seat": board.seat, "your_turn": False, "error": error, "selected": selected or set()}
     if view is None:
         context["title"] = f"{game} \u2014 waiting for players"
+        context["computer_form"] = ComputerPlayerForm()
         return context
     # A game a moderator aborted or voided offers no moves, whatever its last position allowed.
     legal = view.legal_actions if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED) else []

@@ -18,6 +18,7 @@ from records.services import record_finished_game
 from . import notify, store, turn_clock
 from .engine.actions import Action, action_from_json
 from .engine.bots import chooser
+from .engine.bots.memory import Memory
 from .engine.errors import IllegalAction
 from .engine.state import GameState, PlayerView
 from .engine.variants import VARIANTS, make_variant
@@ -191,14 +192,17 @@ def _access_own_table(user, game_id: int) -> Game:
     return game
 
 
-def add_computer_player(user, game_id: int) -> Seat:
-    """Give the first empty seat of ``user``'s open table to a computer player.
+def add_computer_player(user, game_id: int, level: str = Seat.BotLevel.NORMAL) -> Seat:
+    """Give the first empty seat of ``user``'s open table to a computer player of ``level``
+    (``Seat.BotLevel``: easy, normal or strong).
 
-    Raises Refusal 403 (not the table's creator) or 409 (started or full).
+    Raises Refusal 400 (unknown level), 403 (not the table's creator) or 409 (started or full).
     """
+    if level not in Seat.BotLevel.values:
+        raise Refusal(400, "bad_level", "Choose a computer level: easy, normal or strong.")
     with transaction.atomic():
         game = _access_own_table(user, game_id)
-        seat = Seat.objects.create(game=game, position=_free_position(game), bot_level=Seat.BotLevel.SIMPLE)
+        seat = Seat.objects.create(game=game, position=_free_position(game), bot_level=level)
         record_change(game)
     return seat
 
@@ -299,6 +303,12 @@ def submit_move(user, game_id: int, version: int, action_json: dict) -> Game:
     return game
 
 
+def _computer_memory(game: Game, deal_number: int) -> Memory:
+    """What a computer seat saw of deal ``deal_number``: the public events of its moves' log."""
+    moves = Move.objects.filter(game=game, deal_number=deal_number).order_by("ply").values_list("events", flat=True)
+    return Memory.replay(deal_number, [event for events in moves for event in events])
+
+
 def play_computer_turn(game_id: int, version: int | None = None) -> bool:
     """Play one action for the seat to move in ``game_id`` when the computer plays it: a computer
     player, a person whose time ran out this turn, or a seat on autopilot
@@ -306,8 +316,9 @@ def play_computer_turn(game_id: int, version: int | None = None) -> bool:
     is still at that version (the worker's job, ``games.jobs.computer_turn``), so a job run twice
     or late moves nothing.
 
-    Returns True when an action was applied. The bot (``bots.chooser`` of the variant) sees only
-    its own PlayerView.
+    Returns True when an action was applied. The bot (``bots.chooser`` of the variant and the
+    seat's level; a person's seat is played at the normal level) sees only its own PlayerView, and
+    at the strong level the public events of the deal (``bots.memory.Memory``, from the move log).
     """
     with transaction.atomic():
         game = lock_game(game_id)
@@ -320,6 +331,8 @@ def play_computer_turn(game_id: int, version: int | None = None) -> bool:
             return False
         state = store.load_state(rows)
         rng = random.Random(f"{game.seed}:bot:{game.version}")
-        action = chooser(game.variant)(state.player_view(seat.position), rng)
+        level = seat.bot_level or Seat.BotLevel.NORMAL
+        memory = _computer_memory(game, rows.deal.number) if level == Seat.BotLevel.STRONG else None
+        action = chooser(game.variant, level)(state.player_view(seat.position), rng, memory)
         _apply(rows, state, seat, action, actor)
     return True

@@ -16,7 +16,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.core import is_ratelimited
 
 from . import notices, services, turn_clock
-from .forms import NewTableForm, contract_choices, move_payload
+from .forms import ComputerPlayerForm, NewTableForm, contract_choices, move_payload
 from .models import Game
 from .presenters import board_context
 from .services import Refusal
@@ -132,8 +132,9 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_add_computer(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Give the next empty seat to a computer player (table creator only)."""
-    return _table_action(request, game_id, services.add_computer_player)
+    """Give the next empty seat to a computer player of the chosen level (table creator only)."""
+    level = ComputerPlayerForm(request.POST).chosen_level()
+    return _table_action(request, game_id, services.add_computer_player, level)
 
 
 @login_required

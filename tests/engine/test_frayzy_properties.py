@@ -1,5 +1,5 @@
 """Property tests for Frayzy: random bot play-outs of whole games from random seeds, 2-4 players,
-with the simple bot (``games.engine.bots.simple``) choosing among the legal actions, action cards
+with the normal computer player (``games.engine.bots.chooser``) choosing among the legal actions, action cards
 included.
 
 Checked after every action: (a) all 116 cards are in exactly one place (F1); (b) every meld on the
@@ -32,7 +32,7 @@ PLAYOUT = settings(max_examples=6, deadline=None, suppress_health_check=[HealthC
 
 
 def playout(players: int, seed: str, bot_seed: int) -> Iterator[tuple[GameState, int, Action, GameState, list[dict]]]:
-    """A whole Frayzy game with the simple bot on every seat (``builders.playout``)."""
+    """A whole Frayzy game with the normal computer player on every seat (``builders.playout``)."""
     return builders.playout(Frayzy(), players, seed, bot_seed, MAX_MOVES)
 
 

@@ -1,5 +1,5 @@
 """Property tests for Frustration Rummy: random play-outs from random seeds, 2-4 players, with the
-contract-aware computer player (``games.engine.bots.contract``) choosing among the legal actions.
+normal computer player (``games.engine.bots.chooser``) choosing among the legal actions.
 
 Checked after every action: (a) the 108 cards of two decks and 4 jokers are each in exactly one
 place, copies told apart (R1, 0.6); (b) every meld on the table holds no more wilds than naturals,

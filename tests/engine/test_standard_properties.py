@@ -1,6 +1,6 @@
 """Property tests for Standard Rummy: random bot play-outs from random seeds, 2-4 players.
 
-Each example plays a whole game with the simple bot (``games.engine.bots.simple``) from a
+Each example plays a whole game with the normal computer player (``games.engine.bots.chooser``) from a
 hypothesis-chosen game seed, bot seed and player count, and checks one property after every action:
 
 (a) every physical card is in exactly one place (S1; 0.6 rebuilds included);
@@ -43,7 +43,7 @@ PLAYOUT = settings(max_examples=12, deadline=None, suppress_health_check=[Health
 
 def playout(variant: StandardRummy, players: int, seed: str, bot_seed: int,
             max_moves: int = MAX_MOVES) -> Iterator[tuple[GameState, int, Action, GameState, list[dict]]]:
-    """A whole Standard Rummy game with the simple bot on every seat (``builders.playout``)."""
+    """A whole Standard Rummy game with the normal computer player on every seat (``builders.playout``)."""
     return builders.playout(variant, players, seed, bot_seed, max_moves)
 
 

@@ -1,5 +1,5 @@
 """Property tests for Wild Rummy: random bot play-outs of whole 13-deal games from random seeds,
-2-4 players, with the simple bot (``games.engine.bots.simple``) choosing among the legal actions.
+2-4 players, with the normal computer player (``games.engine.bots.chooser``) choosing among the legal actions.
 
 Checked after every action: (a) every physical card is in exactly one place (W1, 0.6); (b) the
 player to move always has a legal action, the play phase always has a way to end the turn, and the
@@ -31,7 +31,7 @@ PLAYOUT = settings(max_examples=6, deadline=None, suppress_health_check=[HealthC
 
 
 def playout(players: int, seed: str, bot_seed: int) -> Iterator[tuple[GameState, int, Action, GameState, list[dict]]]:
-    """A whole Wild Rummy game with the simple bot on every seat (``builders.playout``)."""
+    """A whole Wild Rummy game with the normal computer player on every seat (``builders.playout``)."""
     return builders.playout(WildRummy(), players, seed, bot_seed, MAX_MOVES)
 
 

@@ -2,7 +2,7 @@
 in the stock.
 
 Seeded games between people only are played through the real move URL, each move chosen by the
-simple computer player for the seat to move (from ``games.store``'s state) and posted as that seat's
+normal computer player for the seat to move (from ``games.store``'s state) and posted as that seat's
 user. After every move everything A can get is collected: the game page, the board fragment, the
 lobby, the invite page, the answers to A's own moves and to refused moves A sends, and the websocket
 messages A's consumer receives. None of it may name a card that is, at that moment, in another
@@ -30,7 +30,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from games.engine.bots import simple
+from games.engine.bots import chooser
 from games.engine.cards import COLOUR_NAMES, SUIT_NAMES, SUIT_SYMBOLS
 from games.models import Card, Deal, Game, Move
 from tests.factories import (current_deal, data_version, load_state, login, make_started_game, make_user,
@@ -284,7 +284,7 @@ class Scan:
             self.check(step, self.a_refused_moves(state, secret - stock, stock), secret)
         got = []
         version_before = game.version
-        action = simple.choose(state.player_view(mover.position), self.rng).to_json()
+        action = chooser(game.variant)(state.player_view(mover.position), self.rng).to_json()
         hand_before = {key for key, place in places.items() if place == (Card.Location.HAND, mover.pk)}
         response = post_move(self.clients[mover.position], game, action, game.version, htmx=step % 2 == 0)
         assert response.status_code in (200, 302), response.content.decode()[:500]

@@ -87,7 +87,7 @@ def test_seat_constraints():
     with pytest.raises(IntegrityError), transaction.atomic():
         Seat.objects.create(game=game, position=1, user=bob)
     with pytest.raises(IntegrityError), transaction.atomic():
-        Seat.objects.create(game=game, position=1, user=ann, bot_level=Seat.BotLevel.SIMPLE)
+        Seat.objects.create(game=game, position=1, user=ann, bot_level=Seat.BotLevel.NORMAL)
     Seat.objects.create(game=game, position=1, user=ann)
     assert [s.user_id for s in seats_of(game)] == [bob.pk, ann.pk]
 

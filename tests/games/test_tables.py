@@ -236,7 +236,7 @@ def test_only_the_creator_adds_computers_and_starts():
     assert creator.post(url("game_add_computer", game)).status_code == 302
     seats = seats_of(game)
     assert [(s.position, s.user_id, s.bot_level) for s in seats] == [(0, bob.pk, ""), (1, ann.pk, ""),
-                                                                     (2, None, "simple")]
+                                                                     (2, None, "normal")]
     assert client.post(url("game_start", game)).status_code == 403
     assert creator.post(url("game_start", game)).status_code == 302
     game.refresh_from_db()

@@ -1,0 +1,162 @@
+"""The normal and strong computer players: sound greedy play, and the same play informed by memory.
+
+Both choose only among ``view.legal_actions`` (so every choice passes the engine's checks) and
+see only their own PlayerView and their own Memory of public events.
+
+Draw (S5, W5/W6, R9): take the top discard when it makes a set or run with the hand, can be laid
+off on the table, is wild, or completes a Frustration contract (R10); Wild Rummy lists the take
+only when the card can be played at once (W6), and then it is taken. Play: lay the contract as
+soon as it can (R10); lay the meld that starts the largest packing of melds (``planning``); lay
+off naturals, and wilds only near the end of a hand; swap wilds out of melds (W11) when nothing
+else plays. A Frayzy turn ends with an action card when the hand holds one, a Draw 5 aimed at the
+seat closest to going out (F4, F8, F14). Discard (S7): the card that helps the hand least (``evaluation.card_worth``, its
+melds counted toward the current contract in Frustration), then the least dangerous to give
+away (``danger``), then the most penalty points.
+
+With ``informed`` (the strong level's heuristics, see ``strong``) it also counts only live cards
+toward partial melds (``knowledge.unseen``: cards gone are not live) and weighs what the other
+seats took from and refused on the discard pile.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..actions import (Action, ChooseTarget, Discard, DrawStock, LayContract, LayMeld, LayOff, PlayAction, SwapWild,
+                       TakeDiscard)
+from ..cards import Card
+from ..contracts import CONTRACTS, find_contract
+from ..state import PlayerView
+from . import knowledge
+from .danger import danger, fits_table
+from .evaluation import MELDED, Outlook, card_worth, outlook_for
+from .memory import Memory
+from .planning import best_meld, can_go_out
+
+WILD_LAY_OFF_HAND = 3
+"""A wild is laid off only when the hand holds at most this many cards (a wild in hand is flexible)."""
+TAKE_TO_MELD_HAND = 3
+"""The discard is taken to make a meld only with at least this many cards in hand, so a meld of
+three and a card to end the turn remain (0.5); two short hands would otherwise pass one card back
+and forth for ever."""
+FACE_POINTS = 10
+POINTS_WEIGHT = 0.01
+
+
+def _points(card: Card) -> int:
+    return min(card.rank, FACE_POINTS) if card.has_rank else FACE_POINTS
+
+
+@dataclass(frozen=True)
+class ComputerPlayer:
+    """A computer player for ``variant``. The strong level sets ``informed`` (counts live cards and
+    reads its memory), ``holds_melds`` (keeps its melds in hand until it can go out in one turn)
+    and ``guards_feeding`` (avoids discards two live cards could join, ``danger.feed_risk``).
+
+    Call it as ``player(view, rng, memory=None) -> Action``: ``view`` is the seat's PlayerView,
+    ``rng`` a random.Random for tie-breaks, ``memory`` the seat's Memory (the strong level plays
+    without one too, knowing only the view). Raises ValueError when the view lists no legal action.
+    """
+
+    variant: str
+    informed: bool = False
+    holds_melds: bool = False
+    guards_feeding: bool = False
+
+    def __call__(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> Action:
+        actions = view.legal_actions
+        if not actions:
+            raise ValueError("no legal action: not this seat's turn")
+        memory = memory if self.informed else None
+        if memory is not None:
+            memory.sync(view)
+        outlook = self._outlook(view, memory)
+        if DrawStock() in actions:
+            return self._draw(view, outlook)
+        return self._play(view, outlook, memory, rng)
+
+    def _outlook(self, view: PlayerView, memory: Memory | None) -> Outlook:
+        unseen = knowledge.unseen(self.variant, view, memory) if self.informed else None
+        return outlook_for(knowledge.meld_rules(self.variant, view), unseen, self._requirements(view))
+
+    def _requirements(self, view: PlayerView):
+        if self.variant == "frustration" and not view.laid_down[view.seat]:
+            return CONTRACTS[view.totals[view.seat]]
+        return ()
+
+    def _draw(self, view: PlayerView, outlook: Outlook) -> Action:
+        top = view.discard_top
+        if TakeDiscard() not in view.legal_actions or top is None:
+            return DrawStock()
+        if view.wild_rank is not None or outlook.rules.is_wild(top):
+            return TakeDiscard()
+        hand = (*view.hand, top)
+        if self._requirements(view):
+            wanted = find_contract(hand, view.totals[view.seat], outlook.rules, top) is not None
+        else:
+            wanted = fits_table(top, view, outlook.rules)
+        melds_with_it = card_worth(top, hand, outlook) >= MELDED and len(view.hand) >= TAKE_TO_MELD_HAND
+        return TakeDiscard() if wanted or melds_with_it else DrawStock()
+
+    @staticmethod
+    def _leader(view: PlayerView) -> int:
+        """The other seat closest to going out (fewest cards; the next in turn on a tie)."""
+        others = [(view.seat + step) % view.players for step in range(1, view.players)]
+        return min(others, key=lambda seat: view.hand_sizes[seat])
+
+    def _action_card(self, view: PlayerView, actions) -> Action | None:
+        """Frayzy (F4, F8, F14): aim a Draw 5 (card or start card) at the leader; end the turn with an
+        action card rather than a discard, as it leaves the hand just the same and adds its effect."""
+        leader = self._leader(view)
+        aimed = [a for a in actions if isinstance(a, (ChooseTarget, PlayAction))
+                 and a.target in (None, leader)]
+        return min(aimed, key=lambda a: (isinstance(a, PlayAction), a.card if isinstance(a, PlayAction) else ""),
+                   default=None)
+
+    def _play(self, view: PlayerView, outlook: Outlook, memory: Memory | None, rng: random.Random) -> Action:
+        actions = view.legal_actions
+        contracts = [a for a in actions if isinstance(a, LayContract)]
+        if contracts:
+            return contracts[0]
+        melds = [a for a in actions if isinstance(a, LayMeld)]
+        by_key = {c.key: c for c in view.hand}
+        rules = outlook.rules
+        lay_offs = [a for a in actions if isinstance(a, LayOff)
+                    and (len(view.hand) <= WILD_LAY_OFF_HAND or not rules.is_wild(by_key[a.cards[0]]))]
+        holding = self.holds_melds and not view.pending and not can_go_out(view, rules)
+        if melds and not holding:
+            return best_meld(melds)
+        if holding:
+            in_melds = {key for meld in melds for key in meld.cards}
+            lay_offs = [a for a in lay_offs if a.cards[0] not in in_melds]
+        if lay_offs:
+            return min(lay_offs, key=lambda a: (rules.is_wild(by_key[a.cards[0]]), a.meld, a.cards))
+        ending = self._action_card(view, actions)
+        if ending is not None:
+            return ending
+        discards = [a for a in actions if isinstance(a, Discard)]
+        swaps = [a for a in actions if isinstance(a, SwapWild)]
+        if swaps and (not discards or len(view.hand) > WILD_LAY_OFF_HAND):
+            return swaps[0]
+        if not discards:
+            return rng.choice(actions)
+        return self._ranked(view, outlook, memory, discards, by_key, rng)[0]
+
+    def discard_order(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> list[Discard]:
+        """The legal discards of ``view`` (play phase), best first: least worth to the hand, then least
+        danger, then most penalty points; ``rng`` breaks the remaining ties."""
+        memory = memory if self.informed else None
+        outlook = self._outlook(view, memory)
+        by_key = {c.key: c for c in view.hand}
+        discards = [a for a in view.legal_actions if isinstance(a, Discard)]
+        return self._ranked(view, outlook, memory, discards, by_key, rng)
+
+    def _ranked(self, view: PlayerView, outlook: Outlook, memory: Memory | None, discards: list[Discard],
+                by_key: dict[str, Card], rng: random.Random) -> list[Discard]:
+        def cost(action: Discard) -> tuple[float, float]:
+            card = by_key[action.card]
+            return (card_worth(card, view.hand, outlook) + danger(card, view, outlook.rules, memory, self.variant,
+                                                                  outlook.unseen if self.guards_feeding else None)
+                    - POINTS_WEIGHT * _points(card), rng.random())
+
+        return sorted(discards, key=cost)

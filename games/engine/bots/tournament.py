@@ -1,0 +1,105 @@
+"""Head-to-head matches between computer levels, engine only (``manage.py bot_tournament`` prints them).
+
+Games are played in pairs on the same game seed with the levels' seats swapped, so each level gets
+the same cards and the same first player as the other (seats and first player alternated).
+Play stops once ``deals`` deals (hands, deals or rounds) have ended; a game cut short there is not
+counted in ``games_won``. Each seat keeps its own ``Memory``, fed only the public events of
+``GameState.apply``, and its own random generator, all derived from ``seed``, so a match is
+reproducible (decision times aside).
+"""
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections import defaultdict
+
+from ..state import GameState
+from ..variants import make_variant
+from . import chooser
+from .memory import Memory
+
+Z95 = 1.96
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+class Match:
+    """One match: ``variant`` (a name), ``players`` seats, levels taking seats in turn.
+
+    ``play(deals)`` plays until ``deals`` deals have ended and returns the summary ``result()``.
+    """
+
+    def __init__(self, variant: str, players: int, seed: str, levels: list[str]):
+        self.variant, self.players, self.seed, self.levels = variant, players, seed, levels
+        self.choosers = {level: chooser(variant, level) for level in levels}
+        self.deal_scores: dict[str, list[float]] = {level: [] for level in levels}
+        self.games_won = {level: 0 for level in levels}
+        self.times: dict[str, list[float]] = {level: [] for level in levels}
+        self.deals = 0
+
+    def seat_levels(self, game: int) -> list[str]:
+        """The level in each seat of game number ``game`` (0-based): rotated one seat per game."""
+        return [self.levels[(seat + game) % len(self.levels)] for seat in range(self.players)]
+
+    def play(self, deals: int) -> dict:
+        """Play games until ``deals`` deals have ended; return ``result()``."""
+        game = 0
+        while self.deals < deals:
+            self.play_game(game, deals)
+            game += 1
+        return self.result()
+
+    def play_game(self, game: int, deals: int) -> None:
+        """Play game number ``game`` (its seed shared with the games of the same pair) until it ends
+        or the match has ``deals`` deals."""
+        seats = self.seat_levels(game)
+        state = GameState.new(make_variant(self.variant), self.players, f"{self.seed}:{game // len(self.levels)}")
+        memories = [Memory() for _ in seats]
+        rngs = [random.Random(f"{self.seed}:{game}:{seat}") for seat in range(self.players)]
+        while not state.finished and self.deals < deals:
+            seat = state.deal.turn
+            choose = self.choosers[seats[seat]]
+            view = state.player_view(seat)
+            start = time.perf_counter()
+            action = choose(view, rngs[seat], memories[seat])
+            self.times[seats[seat]].append((time.perf_counter() - start) * 1000)
+            state, events = state.apply(seat, action)
+            for memory in memories:
+                memory.observe(events)
+            for event in events:
+                if event["type"] == "hand_over":
+                    self.record_deal(seats, event["winner"])
+        if state.finished:
+            for seat, place in enumerate(state.standings()):
+                if place == 1:
+                    self.games_won[seats[seat]] += 1
+
+    def record_deal(self, seats: list[str], winner: int | None) -> None:
+        """Credit a deal: 1 to the winner's level, or a share to every seat after a stalemate."""
+        self.deals += 1
+        shares = defaultdict(float)
+        for seat, level in enumerate(seats):
+            shares[level] += (1.0 if seat == winner else 0.0) if winner is not None else 1 / len(seats)
+        for level in self.levels:
+            self.deal_scores[level].append(shares[level])
+
+    def result(self) -> dict:
+        """``{"variant", "deals", "levels": {level: {"deal_share", "ci95": [low, high], "games_won",
+        "decision_ms_p50", "decision_ms_p95"}}}``; the interval is the normal approximation over
+        the per-deal shares."""
+        levels = {}
+        for level in self.levels:
+            scores = self.deal_scores[level]
+            share = statistics.fmean(scores) if scores else 0.0
+            spread = Z95 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else 0.0
+            levels[level] = {"deal_share": round(share, 4),
+                             "ci95": [round(max(0.0, share - spread), 4), round(min(1.0, share + spread), 4)],
+                             "games_won": self.games_won[level],
+                             "decision_ms_p50": round(_percentile(self.times[level], 0.5), 3),
+                             "decision_ms_p95": round(_percentile(self.times[level], 0.95), 3)}
+        return {"variant": self.variant, "deals": self.deals, "levels": levels}

@@ -1,0 +1,35 @@
+"""``manage.py bot_tournament``: two computer levels head to head, engine only, one JSON object out."""
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.engine.bots import LEVELS
+from games.engine.bots.tournament import Match
+from games.engine.variants import VARIANTS
+
+
+class Command(BaseCommand):
+    help = ("Play computer levels A and B head to head for N deals (hands, deals or rounds) with seats and the "
+            "first player alternated, and print one JSON object: {\"variant\", \"deals\", \"levels\": {LEVEL: "
+            "{\"deal_share\", \"ci95\": [low, high], \"games_won\", \"decision_ms_p50\", \"decision_ms_p95\"}}}; "
+            "a stalemate counts half a deal to each seat's level.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--variant", choices=sorted(VARIANTS), default="standard")
+        parser.add_argument("--players", type=int, default=2)
+        parser.add_argument("--deals", type=int, default=100)
+        parser.add_argument("--seed", default="1")
+        parser.add_argument("--levels", default="strong,normal", help="two levels, e.g. strong,normal")
+
+    def handle(self, *args, variant, players, deals, seed, levels, **options):
+        chosen = levels.split(",")
+        if len(chosen) != 2 or len(set(chosen)) != 2 or any(level not in LEVELS for level in chosen):
+            raise CommandError(f"--levels takes two different levels out of {', '.join(LEVELS)}, e.g. strong,normal")
+        minimum, maximum = VARIANTS[variant].min_players, VARIANTS[variant].max_players
+        if not minimum <= players <= maximum:
+            raise CommandError(f"{VARIANTS[variant].title} is for {minimum}-{maximum} players")
+        if deals < 1:
+            raise CommandError("--deals must be at least 1")
+        self.stdout.write(json.dumps(Match(variant, players, seed, chosen).play(deals)))

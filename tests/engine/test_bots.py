@@ -1,0 +1,160 @@
+"""Computer players (issue 7): every level plays only legal actions, never stalls, goes out when it
+can, sees nothing hidden, and a seeded tournament replays exactly.
+
+Bots are checked through the engine: each action they choose is applied with ``GameState.apply``,
+the same validation a person's move gets (the service tests apply them through ``services``).
+"""
+from __future__ import annotations
+
+import gc
+import random
+import types
+
+import pytest
+from builders import build, frustration, wild
+
+from games.engine.actions import Discard, LayContract, LayMeld
+from games.engine.bots import LEVELS, chooser
+from games.engine.bots.memory import Memory
+from games.engine.bots.tournament import Match
+from games.engine.cards import Card
+from games.engine.state import DealState, GameState
+from games.engine.variants import make_variant
+
+VARIANT_NAMES = ("standard", "wild", "frustration", "frayzy")
+MOVES_PER_GAME = 400
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_choice_is_legal_and_the_engine_accepts_it(variant, level):
+    """Two seats of ``level`` play ``MOVES_PER_GAME`` actions: each one is among the view's legal
+    actions and ``GameState.apply`` accepts it (a refusal would raise IllegalAction)."""
+    choose = chooser(variant, level)
+    state = GameState.new(make_variant(variant), 2, f"legal-{variant}-{level}")
+    memories = [Memory(), Memory()]
+    rng = random.Random(7)
+    ended = 0
+    for _ in range(MOVES_PER_GAME):
+        if state.finished:
+            break
+        seat = state.deal.turn
+        view = state.player_view(seat)
+        action = choose(view, rng, memories[seat])
+        assert action in view.legal_actions
+        state, events = state.apply(seat, action)
+        for memory in memories:
+            memory.observe(events)
+        ended += sum(event["type"] == "hand_over" for event in events)
+    assert ended >= 1, "no deal ended: a bot stalled the game"
+
+
+@pytest.mark.parametrize("level", ("normal", "strong"))
+@pytest.mark.parametrize("state", [
+    build(["4C 5C 6C 7C 9S 9H 9D KH KS KD 2D", "AS AH"], phase="play"),
+    wild(["4C 5C 6C 9S 9H 9D KH", "QS QH"], number=1),
+    frustration(["5S 5H 5D 8C 8H 8S JC JD JH QS", "AS AH"]),
+], ids=["standard", "wild", "frustration"])
+def test_a_hand_that_can_go_out_goes_out(level, state):
+    """After the draw, a hand that melds completely (Standard, S11) or all but one card to discard
+    (Wild W12, Frustration R14 with contract 1 laid first) goes out in this turn."""
+    choose = chooser(state.variant.name, level)
+    rng = random.Random(1)
+    for _ in range(10):
+        action = choose(state.player_view(0), rng, Memory())
+        state, events = state.apply(0, action)
+        over = [event for event in events if event["type"] == "hand_over"]
+        if over:
+            assert over[0]["winner"] == 0
+            return
+        assert state.deal.turn == 0, f"seat 0 passed the turn with {[c.key for c in state.deal.hands[0]]}"
+    pytest.fail("seat 0 did not go out")
+
+
+def test_strong_keeps_its_melds_until_it_can_go_out():
+    """The strong level plans its going out in Wild Rummy: with a set in hand and loose cards it
+    discards instead of showing the set; the normal level lays the set at once."""
+    state = wild(["9S 9H 9D 3C 5D KH QS JD", "4S 4H"], number=1)
+    view = state.player_view(0)
+    assert isinstance(chooser("wild", "strong")(view, random.Random(1), Memory()), Discard)
+    assert isinstance(chooser("wild", "normal")(view, random.Random(1)), LayMeld)
+
+
+def test_frustration_lays_the_contract_first():
+    state = frustration(["5S 5H 5D 8C 8H 8S JC JD JH QS KD 3C 4C", "AS AH"])
+    for level in ("normal", "strong"):
+        assert isinstance(chooser("frustration", level)(state.player_view(0), random.Random(1)), LayContract)
+
+
+def _reachable(*roots) -> list[object]:
+    """Every data object reachable from ``roots`` (classes, functions and modules are not followed:
+    they lead to code, not to game data)."""
+    seen: dict[int, object] = {}
+    todo = list(roots)
+    while todo:
+        item = todo.pop()
+        if id(item) in seen or isinstance(item, (type, types.ModuleType, types.FunctionType,
+                                                   types.BuiltinFunctionType, types.MethodType)):
+            continue
+        seen[id(item)] = item
+        todo.extend(gc.get_referents(item))
+    return list(seen.values())
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_a_bot_cannot_reach_another_seats_cards(variant):
+    """What a bot is given (its chooser, its PlayerView, its Memory) reaches no game state, no deal
+    and no card of another hand or of the stock, at any point of a played deal."""
+    state = GameState.new(make_variant(variant), 2, f"hidden-{variant}")
+    memories = [Memory(), Memory()]
+    rng = random.Random(3)
+    for step in range(120):
+        if state.finished:
+            break
+        seat = state.deal.turn
+        choose = chooser(variant, "strong")
+        view = state.player_view(seat)
+        if step % 10 == 0:
+            hidden = {c.key for other, hand in enumerate(state.deal.hands) if other != seat for c in hand}
+            hidden |= {c.key for c in state.deal.stock}
+            reached = _reachable(choose, view, memories[seat])
+            assert not [o for o in reached if isinstance(o, (GameState, DealState))]
+            assert not {o.key for o in reached if isinstance(o, Card)} & hidden
+        state, events = state.apply(seat, choose(view, rng, memories[seat]))
+        for memory in memories:
+            memory.observe(events)
+
+
+def test_memory_remembers_only_public_events():
+    memory = Memory(deal=1)
+    memory.observe([{"type": "discard", "seat": 0, "card": "7C"},
+                    {"type": "draw_stock", "seat": 1},
+                    {"type": "discard", "seat": 1, "card": "9H~1"},
+                    {"type": "take_discard", "seat": 0, "card": "9H~1"}])
+    assert (memory.pile, memory.refused, memory.taken) == (["7C"], {1: ["7C"]}, {0: ["9H"]})
+    memory.observe([{"type": "stock_rebuilt", "count": 30}])
+    assert memory.pile == ["7C"]
+    memory.observe([{"type": "new_deal", "deal": 2, "dealer": 1}])
+    assert (memory.deal, memory.pile, memory.taken, memory.refused) == (2, [], {}, {})
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_a_seeded_tournament_replays_exactly(variant):
+    def outcome():
+        match = Match(variant, 2, "replay", ["strong", "easy"])
+        result = match.play(3)
+        return match.deal_scores, {level: figures["games_won"] for level, figures in result["levels"].items()}
+
+    first = outcome()
+    assert first == outcome()
+    assert len(first[0]["strong"]) == 3
+
+
+def test_tournament_alternates_seats():
+    match = Match("standard", 2, "s", ["strong", "normal"])
+    assert [match.seat_levels(game) for game in range(2)] == [["strong", "normal"], ["normal", "strong"]]
+
+
+def test_unknown_level_is_refused():
+    with pytest.raises(ValueError, match="unknown computer level"):
+        chooser("standard", "expert")
