@@ -45,6 +45,7 @@ class PlayPreferencesForm(forms.ModelForm):
     """Each e-mail kind on or off, the digest hour, quiet hours and the user's time zone."""
 
     time_zone = forms.ChoiceField(choices=[(name, name) for name in sorted(zoneinfo.available_timezones())])
+    digest_hour = forms.IntegerField(label="Digest hour (your time)", min_value=0, max_value=23, initial=8)
 
     class Meta:
         model = PlayPreferences

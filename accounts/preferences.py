@@ -15,6 +15,8 @@ from .models import Absence, PlayPreferences
 
 MAX_ABSENCE = dt.timedelta(days=14)
 ABSENCE_WINDOW = dt.timedelta(days=90)
+ABSENCE_NOTICE = dt.timedelta(days=365)
+"""How far ahead an absence may start."""
 """At most ``MAX_ABSENCE`` of declared absence in any ``ABSENCE_WINDOW``."""
 
 
@@ -89,14 +91,19 @@ def _overlap(a: tuple[dt.datetime, dt.datetime], b: tuple[dt.datetime, dt.dateti
 def declare_absence(user, starts_at: dt.datetime, ends_at: dt.datetime, now: dt.datetime) -> Absence:
     """Record that ``user`` is away from ``starts_at`` to ``ends_at`` (aware datetimes).
 
-    Raises AbsenceRefused when the end is not after the start, the absence ends in the past, or
-    the user's absences would then add up to more than 14 days within some 90-day window (the
+    Raises AbsenceRefused when the end is not after the start, the absence ends in the past or
+    starts more than a year ahead, or the user's absences would then add up to more than 14 days
+    within some 90-day window (the
     windows that matter start where an absence starts or end where one ends).
     """
     if ends_at <= starts_at:
         raise AbsenceRefused("An absence must end after it starts.")
     if ends_at <= now:
         raise AbsenceRefused("That absence is already over.")
+    if starts_at > now + ABSENCE_NOTICE:
+        raise AbsenceRefused("An absence can be declared at most a year ahead.")
+    if ends_at - max(starts_at, now) > MAX_ABSENCE:
+        raise AbsenceRefused("You may be away for at most 14 days in any 90 days.")
     starts_at = max(starts_at, now)
     new = (starts_at, ends_at)
     with transaction.atomic():

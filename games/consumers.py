@@ -5,6 +5,7 @@ They never decide rules and never send cards: a page re-fetches its own board ov
 """
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from channels.db import database_sync_to_async
@@ -80,8 +81,18 @@ class UserConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self._send_count()
 
+    @classmethod
+    async def decode_json(cls, text_data):
+        """The message as JSON, or None when it is not JSON (it is then ignored)."""
+        try:
+            return json.loads(text_data)
+        except ValueError:
+            return None
+
     async def receive_json(self, content, **kwargs):
-        if self.user_id is not None and content.get("type") in ("ping", "sync"):
+        """Answer ``{"type": "ping"}`` and ``{"type": "sync"}`` with the games-waiting count;
+        anything else is ignored."""
+        if self.user_id is not None and isinstance(content, dict) and content.get("type") in ("ping", "sync"):
             await self._send_count()
 
     async def disconnect(self, code):

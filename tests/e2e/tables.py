@@ -45,3 +45,11 @@ def start_against_a_computer(page, variant: str) -> Game:
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".seats")).to_be_visible()
     return game
+
+
+def silence_events(monkeypatch) -> None:
+    """Stop this process's services and jobs from sending channel-layer events (game changed, games
+    waiting): a table set up here, where Playwright's event loop runs, cannot send them
+    synchronously, and no page shows it yet; the live server sends its own events."""
+    monkeypatch.setattr("games.notify.game_changed", lambda game_id, version: None)
+    monkeypatch.setattr("games.notify.games_waiting", lambda user_id, count, your_turn_in=None: None)

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from games.models import AuditEntry, Game, Move, Report, Seat
 from tests.e2e.conftest import E2E_PASSWORD
-from tests.e2e.tables import UPDATE_TIMEOUT_MS
+from tests.e2e.tables import UPDATE_TIMEOUT_MS, silence_events
 from tests.factories import make_started_game, move_fields, play_moves, seat_to_move, snapshot
 from tests.moderators import moderators_group
 
@@ -22,9 +22,7 @@ def test_moderator_suspends_a_player_whose_next_move_is_refused(new_user_page, b
                                                                  django_user_model, monkeypatch):
     eve_page, finn_page = new_user_page("eve"), new_user_page("finn")
     eve, finn = django_user_model.objects.get(username="eve"), django_user_model.objects.get(username="finn")
-    # The table is set up by the services in this process, where Playwright's event loop runs:
-    # no page shows it yet, so its change events are not sent (the server sends its own).
-    monkeypatch.setattr("games.notify.game_changed", lambda game_id, version: None)
+    silence_events(monkeypatch)
     game = make_started_game(players=3, humans=[eve, finn], seed="e2e-suspend")
     play_moves(game, until=lambda g: seat_to_move(g).user_id == eve.pk)
 
@@ -84,7 +82,7 @@ def test_moderator_suspends_a_player_whose_next_move_is_refused(new_user_page, b
 def test_player_reports_another_player_then_leaves_the_game(new_user_page, django_user_model, monkeypatch):
     ana_page, ben_page = new_user_page("ana"), new_user_page("ben")
     ana, ben = django_user_model.objects.get(username="ana"), django_user_model.objects.get(username="ben")
-    monkeypatch.setattr("games.notify.game_changed", lambda game_id, version: None)
+    silence_events(monkeypatch)
     game = make_started_game(players=3, humans=[ana, ben], seed="e2e-leave")
     monkeypatch.undo()
 

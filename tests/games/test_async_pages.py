@@ -93,3 +93,16 @@ def test_the_preferences_page_declares_absences_within_the_limit():
         assert too_long.status_code == 400 and "14 days in any 90" in too_long.content.decode()
     [absence] = Absence.objects.filter(user=user)
     assert absence.starts_at == START.replace(day=3, hour=9)
+
+
+def test_the_preferences_page_refuses_out_of_range_hours_and_far_off_absences():
+    user = make_user("pat")
+    client = login(user)
+    hour = client.post(reverse("play_preferences"), {"form": "preferences", "digest_hour": "99", "time_zone": "UTC"})
+    assert hour.status_code == 400 and "less than or equal to 23" in hour.content.decode()
+    with time_machine.travel(START, tick=False):
+        far = client.post(reverse("play_preferences"), {"form": "absence", "starts_at": "9999-12-31T20:00",
+                                                        "ends_at": "9999-12-31T23:59"})
+        assert far.status_code == 400 and "at most a year ahead" in far.content.decode()
+    assert not Absence.objects.filter(user=user).exists()
+    assert preferences_for(user).digest_hour == 8

@@ -326,3 +326,20 @@ def test_a_game_left_with_no_people_is_aborted_not_played_out():
     assert game.status == Game.Status.ABORTED
     assert Move.objects.filter(game=game).count() == moves
     assert AuditEntry.objects.get().details == {"position": 0, "aborted": "no people left at the table"}
+
+
+def test_a_paused_game_can_be_moderated_its_suspended_players_seat_goes_to_a_computer():
+    moderator = make_moderator()
+    ana = make_user("ana")
+    paused = make_started_game(players=3, humans=[ana, "ben"], seed="paused")
+    paused.seats.filter(user__isnull=False).update(autopilot=True)
+    Game.objects.filter(pk=paused.pk).update(status=Game.Status.PAUSED)
+
+    moderation.suspend_user(moderator, ana.pk, REASON)
+    assert Seat.objects.get(game=paused, former_user=ana).is_bot
+    paused.refresh_from_db()
+    assert paused.status == Game.Status.PAUSED
+
+    moderation.abort_game(moderator, paused.pk, REASON)
+    paused.refresh_from_db()
+    assert paused.status == Game.Status.ABORTED

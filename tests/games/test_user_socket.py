@@ -7,7 +7,7 @@ from channels.testing import WebsocketCommunicator
 
 from games.models import Connection
 from rummy_site.asgi import application
-from tests.factories import hand_keys, login, make_started_game, post_move, seat_to_move, seats_of
+from tests.factories import hand_keys, login, make_started_game, make_user, post_move, seat_to_move, seats_of
 from tests.games.sockets import HOST, SILENCE, session_cookie
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
@@ -66,3 +66,15 @@ async def test_the_user_socket_announces_turns_and_keeps_presence():
     await other_socket.disconnect()
     await mover_socket.disconnect()
     assert not await Connection.objects.filter(user_id__in=[mover.user_id, other.user_id]).aexists()
+
+
+async def test_the_user_socket_ignores_messages_it_does_not_know():
+    user = await sync_to_async(make_user)("quinn")
+    socket = await user_socket(await session_cookie(user))
+    assert await socket.receive_json_from(timeout=3) == waiting(0)
+    for text in ("not json", "[1]", '"str"', "null", '{"type": "other"}'):
+        await socket.send_to(text_data=text)
+    assert await socket.receive_nothing(timeout=SILENCE)
+    await socket.send_json_to({"type": "ping"})
+    assert await socket.receive_json_from(timeout=3) == waiting(0)
+    await socket.disconnect()

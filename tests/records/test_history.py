@@ -59,7 +59,7 @@ def test_history_page_query_count_does_not_grow_with_the_number_of_games():
     seed_finished_games(player, others, 300, seed=9, batch=100)
     assert PlayerResult.objects.filter(user=player).count() == 330
     assert counts() == before
-    assert before[""] <= 6
+    assert before[""] <= 7  # with the menu's games-waiting badge
 
 
 def test_keyset_pages_walk_every_game_once_newest_first_and_back():

@@ -32,10 +32,10 @@ def public_cards(deal):
 
 @pytest.mark.parametrize("variant", ["standard", "wild", "frustration"])
 def test_in_play_a_player_sees_only_their_own_hand_at_every_step(variant):
-    game = people_game(variant, humans=2, seed=f"perspective-{variant}", moves=45)
+    game = people_game(variant, humans=2, seed=f"perspective-{variant}", moves=30)
     assert game.status == Game.Status.ACTIVE
     moves = logged_moves(game)
-    assert len(moves) == 45
+    assert len(moves) == 30
     seats = list(game.seats.select_related("user").order_by("position"))
     for seat in seats:
         client = login(seat.user)
