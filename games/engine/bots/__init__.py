@@ -3,7 +3,8 @@
 - easy: a random legal action (``random_player``).
 - normal: sound greedy play (``player.ComputerPlayer``).
 - strong: the greedy play informed by its memory of public events (cards gone, what other seats
-  took and refused); in Wild Rummy it also plans its going out, keeping its melds in hand until it
+  took and refused); in Standard Rummy it also takes a discard that improves its hand
+  (``takes_improving``); in Wild Rummy it also plans its going out, keeping its melds in hand until it
   can go out in one turn, and it guards its discards (``STRONG_PLAY``).
 
 Each sees only its own PlayerView and, optionally, its own ``memory.Memory`` of public events.
@@ -15,7 +16,7 @@ from .player import ComputerPlayer
 
 LEVELS = ("easy", "normal", "strong")
 STRONG_PLAY = {
-    "standard": {},
+    "standard": {"takes_improving": True},
     "wild": {"holds_melds": True, "guards_feeding": True},
     "frustration": {},
     "frayzy": {},
@@ -25,7 +26,10 @@ STRONG_PLAY = {
 out, and guarding against feeding the next player, win deals in Wild Rummy; in Standard Rummy
 holding won slightly more deals but lost most games on penalty points (S13) and the guard lost
 deals; in Frustration Rummy (a contract goes down whole, R10) and Frayzy (Draw 5 cards, F14)
-both lost deals."""
+both lost deals. Taking a discard that improves the hand won deals in Standard Rummy (51.8% against
+47.7% before, 500 deals), made no measurable difference in Frustration Rummy, and in Frayzy its
+matches ran several times longer (longer deals) and were stopped unmeasured, so it is used in
+Standard Rummy only."""
 
 
 def chooser(variant: str, level: str = "normal"):

@@ -15,7 +15,8 @@ away (``danger``), then the most penalty points.
 
 With ``informed`` (the strong level's heuristics, see ``strong``) it also counts only live cards
 toward partial melds (``knowledge.unseen``: cards gone are not live) and weighs what the other
-seats took from and refused on the discard pile.
+seats took from and refused on the discard pile. With ``takes_improving`` it also takes a discard
+that helps its hand ``TAKE_GAIN`` more than its least useful card.
 """
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ TAKE_TO_MELD_HAND = 3
 """The discard is taken to make a meld only with at least this many cards in hand, so a meld of
 three and a card to end the turn remain (0.5); two short hands would otherwise pass one card back
 and forth for ever."""
+TAKE_GAIN = 6.0
+"""With ``takes_improving``, the discard is also taken when it helps the hand by at least this much
+more than the hand's least useful card (``evaluation.card_worth``: about a pair or two neighbours)."""
 FACE_POINTS = 10
 POINTS_WEIGHT = 0.01
 
@@ -50,8 +54,9 @@ def _points(card: Card) -> int:
 @dataclass(frozen=True)
 class ComputerPlayer:
     """A computer player for ``variant``. The strong level sets ``informed`` (counts live cards and
-    reads its memory), ``holds_melds`` (keeps its melds in hand until it can go out in one turn)
-    and ``guards_feeding`` (avoids discards two live cards could join, ``danger.feed_risk``).
+    reads its memory), ``holds_melds`` (keeps its melds in hand until it can go out in one turn),
+    ``guards_feeding`` (avoids discards two live cards could join, ``danger.feed_risk``) and
+    ``takes_improving`` (takes a discard that improves the hand, not only one that melds).
 
     Call it as ``player(view, rng, memory=None) -> Action``: ``view`` is the seat's PlayerView,
     ``rng`` a random.Random for tie-breaks, ``memory`` the seat's Memory (the strong level plays
@@ -62,6 +67,7 @@ class ComputerPlayer:
     informed: bool = False
     holds_melds: bool = False
     guards_feeding: bool = False
+    takes_improving: bool = False
 
     def __call__(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> Action:
         actions = view.legal_actions
@@ -95,8 +101,11 @@ class ComputerPlayer:
             wanted = find_contract(hand, view.totals[view.seat], outlook.rules, top) is not None
         else:
             wanted = fits_table(top, view, outlook.rules)
-        melds_with_it = card_worth(top, hand, outlook) >= MELDED and len(view.hand) >= TAKE_TO_MELD_HAND
-        return TakeDiscard() if wanted or melds_with_it else DrawStock()
+        if len(view.hand) < TAKE_TO_MELD_HAND:
+            return TakeDiscard() if wanted else DrawStock()
+        worth = card_worth(top, hand, outlook)
+        improves = self.takes_improving and worth - min(card_worth(c, hand, outlook) for c in view.hand) >= TAKE_GAIN
+        return TakeDiscard() if wanted or worth >= MELDED or improves else DrawStock()
 
     @staticmethod
     def _leader(view: PlayerView) -> int:
