@@ -17,6 +17,7 @@ Nothing here needs Django.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, is_dataclass
 from types import SimpleNamespace
 from typing import Iterable, Iterator
@@ -26,7 +27,7 @@ import random
 import pytest
 from hypothesis import strategies as st
 
-from games.engine.actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard
+from games.engine.actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard, action_from_json
 from games.engine.bots import chooser
 from games.engine.cards import Card, parse_card
 from games.engine.errors import IllegalAction
@@ -350,3 +351,18 @@ def playout(variant, players: int, seed: str, bot_seed: int,
         after, events = state.apply(seat, action)
         yield state, seat, action, after, events
         state = after
+
+
+def assert_json_log_replays(variant, players: int, seed: str,
+                            steps: Iterable[tuple[GameState, int, Action, GameState, list[dict]]]) -> GameState:
+    """Replay the actions of a ``playout`` (``steps``) through JSON from a new game of ``variant``
+    and assert it reaches the same state (rule 0.7: seed plus log reproduce the game); returns it."""
+    log, last = [], GameState.new(variant, players, seed)
+    for _, seat, action, after, _ in steps:
+        log.append((seat, action.to_json()))
+        last = after
+    replayed = GameState.new(variant, players, seed)
+    for seat, data in json.loads(json.dumps(log)):
+        replayed, _ = replayed.apply(seat, action_from_json(data))
+    assert snapshot(replayed) == snapshot(last)
+    return replayed

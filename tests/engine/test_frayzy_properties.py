@@ -12,15 +12,14 @@ every game ends with a total at the target and the lowest total first (F18).
 """
 from __future__ import annotations
 
-import json
 import random
 from typing import Iterator
 
 from hypothesis import HealthCheck, given, settings
 
 import builders
-from builders import assert_cards_conserved, bot_seed_st, game_seed_st, players_st, snapshot
-from games.engine.actions import Action, DrawStock, PlayAction, TakeDiscard, action_from_json
+from builders import assert_cards_conserved, assert_json_log_replays, bot_seed_st, game_seed_st, players_st, snapshot
+from games.engine.actions import Action, DrawStock, PlayAction, TakeDiscard
 from games.engine.cards import frayzy_deck
 from games.engine.state import GameState, Phase
 from games.engine.variants.frayzy import MELD_RULES, Frayzy
@@ -121,15 +120,7 @@ def test_f_0_7_apply_never_changes_the_state_it_was_called_on(players, seed, bot
 @PLAYOUT
 @given(players=players_st, seed=game_seed_st, bot_seed=bot_seed_st)
 def test_g_replaying_the_json_action_log_reproduces_the_game(players, seed, bot_seed):
-    log: list[tuple[int, dict]] = []
-    last = None
-    for _, seat, action, after, _ in playout(players, seed, bot_seed):
-        log.append((seat, action.to_json()))
-        last = after
-    replayed = GameState.new(Frayzy(), players, seed)
-    for seat, data in json.loads(json.dumps(log)):
-        replayed, _ = replayed.apply(seat, action_from_json(data))
-    assert snapshot(replayed) == snapshot(last)
+    assert_json_log_replays(Frayzy(), players, seed, playout(players, seed, bot_seed))
 
 
 @PLAYOUT

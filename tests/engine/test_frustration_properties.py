@@ -11,7 +11,6 @@ only the shared meld validator (R10).
 """
 from __future__ import annotations
 
-import json
 import random
 from itertools import combinations
 from typing import Iterator
@@ -20,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import builders
-from builders import assert_cards_conserved, bot_seed_st, game_seed_st, players_st, snapshot
-from games.engine.actions import Action, LayContract, action_from_json
+from builders import assert_cards_conserved, assert_json_log_replays, bot_seed_st, game_seed_st, players_st, snapshot
+from games.engine.actions import Action, LayContract
 from games.engine.cards import standard_deck
 from games.engine.contracts import CONTRACTS, find_contract
 from games.engine.melds import meld_readings
@@ -84,14 +83,7 @@ def test_d_0_7_apply_never_changes_the_state_it_was_called_on(players, seed, bot
 @PLAYOUT
 @given(players=players_st, seed=game_seed_st, bot_seed=bot_seed_st)
 def test_e_the_json_action_log_replays_to_the_same_state(players, seed, bot_seed):
-    log, last = [], None
-    for _, seat, action, after, _ in playout(players, seed, bot_seed):
-        log.append((seat, json.loads(json.dumps(action.to_json()))))
-        last = after
-    replayed = GameState.new(FrustrationRummy(), players, seed)
-    for seat, data in log:
-        replayed, _ = replayed.apply(seat, action_from_json(data))
-    assert snapshot(replayed) == snapshot(last)
+    assert_json_log_replays(FrustrationRummy(), players, seed, playout(players, seed, bot_seed))
 
 
 SMALL_DECK = [c for c in standard_deck(decks=2, jokers=4) if c.is_joker or (c.rank <= 7 and c.suit in "HS")]

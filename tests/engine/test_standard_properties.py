@@ -15,7 +15,6 @@ cover the exact positions.
 """
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from typing import Iterator
@@ -24,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import builders
-from builders import bot_seed_st, deal_cards, game_seed_st, players_st, snapshot
-from games.engine.actions import Action, Discard, LayMeld, LayOff, action_from_json
+from builders import assert_json_log_replays, bot_seed_st, deal_cards, game_seed_st, players_st, snapshot
+from games.engine.actions import Action, Discard, LayMeld, LayOff
 from games.engine.cards import standard_deck
 from games.engine.errors import IllegalAction
 from games.engine.state import GameState, Phase, PlayerView
@@ -132,16 +131,9 @@ def test_d_a_player_view_shows_no_other_hand_and_no_stock_card(players, seed, bo
 @PLAYOUT
 @given(variant=variant_st, players=players_st, seed=game_seed_st, bot_seed=bot_seed_st)
 def test_e_replaying_the_json_action_log_reproduces_the_game(variant, players, seed, bot_seed):
-    log: list[tuple[int, dict]] = []
-    last = None
-    for _, seat, action, after, _ in playout(variant, players, seed, bot_seed):
-        log.append((seat, action.to_json()))
-        last = after
-    replayed = GameState.new(variant, players, seed)
-    for seat, data in json.loads(json.dumps(log)):
-        replayed, _ = replayed.apply(seat, action_from_json(data))
-    assert snapshot(replayed) == snapshot(last)
-    assert replayed.standings() == last.standings()
+    steps = list(playout(variant, players, seed, bot_seed))
+    replayed = assert_json_log_replays(variant, players, seed, steps)
+    assert replayed.standings() == steps[-1][3].standings()
 
 
 @PLAYOUT

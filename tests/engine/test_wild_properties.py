@@ -9,15 +9,14 @@ log replays to the same game; (f) every game ends after deal 13 (W15).
 """
 from __future__ import annotations
 
-import json
 import random
 from typing import Iterator
 
 from hypothesis import HealthCheck, given, settings
 
 import builders
-from builders import assert_cards_conserved, bot_seed_st, game_seed_st, players_st, snapshot
-from games.engine.actions import Action, Discard, action_from_json
+from builders import assert_cards_conserved, assert_json_log_replays, bot_seed_st, game_seed_st, players_st, snapshot
+from games.engine.actions import Action, Discard
 from games.engine.cards import standard_deck
 from games.engine.errors import IllegalAction
 from games.engine.state import GameState, Phase
@@ -85,15 +84,7 @@ def test_d_0_7_apply_never_changes_the_state_it_was_called_on(players, seed, bot
 @PLAYOUT
 @given(players=players_st, seed=game_seed_st, bot_seed=bot_seed_st)
 def test_e_replaying_the_json_action_log_reproduces_the_game(players, seed, bot_seed):
-    log: list[tuple[int, dict]] = []
-    last = None
-    for _, seat, action, after, _ in playout(players, seed, bot_seed):
-        log.append((seat, action.to_json()))
-        last = after
-    replayed = GameState.new(WildRummy(), players, seed)
-    for seat, data in json.loads(json.dumps(log)):
-        replayed, _ = replayed.apply(seat, action_from_json(data))
-    assert snapshot(replayed) == snapshot(last)
+    assert_json_log_replays(WildRummy(), players, seed, playout(players, seed, bot_seed))
 
 
 @PLAYOUT
