@@ -228,6 +228,20 @@ def remove_seat(user, game_id: int, position: int) -> bool:
     return leaving_self
 
 
+def close_table(user, game_id: int) -> Game:
+    """The creator closes their open table before it starts: status ``aborted``; the table leaves
+    the lobby and every seated player's list.
+
+    Raises Refusal 403 (not the creator), 404 or 409 (the game has started).
+    """
+    with transaction.atomic():
+        game = _access_own_table(user, game_id)
+        _require_open(game)
+        game.status, game.finished_at = Game.Status.ABORTED, timezone.now()
+        record_change(game)
+    return game
+
+
 def start_game(user, game_id: int) -> Game:
     """Deal the first hand of ``user``'s full table (computer players then move through the
     worker's ``games.jobs.computer_turn``).

@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/<int:game_id>/join", views.game_join, name="game_join"),
     path("games/<int:game_id>/computer", views.game_add_computer, name="game_add_computer"),
     path("games/<int:game_id>/seats/<int:position>/free", views.game_free_seat, name="game_free_seat"),
+    path("games/<int:game_id>/close", views.game_close, name="game_close"),
     path("games/<int:game_id>/start", views.game_start, name="game_start"),
     path("games/<int:game_id>/leave", moderation_views.game_leave, name="game_leave"),
     path("games/<int:game_id>/report", moderation_views.game_report, name="game_report"),

@@ -155,6 +155,20 @@ def game_free_seat(request: HttpRequest, game_id: int, position: int) -> HttpRes
 
 @login_required
 @require_POST
+def game_close(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Close an open table (its creator): back to the lobby."""
+    try:
+        services.close_table(request.user, game_id)
+    except Refusal as refusal:
+        return _refused(request, game_id, refusal)
+    response = redirect("lobby")
+    if request.htmx:
+        response = HttpResponse(status=204, headers={"HX-Redirect": response.url})
+    return response
+
+
+@login_required
+@require_POST
 def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
     """Deal the first hand (table creator, every seat filled)."""
     return _table_action(request, game_id, services.start_game)

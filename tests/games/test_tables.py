@@ -290,6 +290,32 @@ def test_freeing_seats():
     assert Seat.objects.get(game=game, user=cat).position == 1
 
 
+def test_the_creator_closes_an_open_table_and_nobody_else_can():
+    bob, ann = make_user("bob"), make_user("ann")
+    game = make_table(bob, players=3)
+    services.join_table(ann, game.pk)
+    game.refresh_from_db()
+    before = snapshot(game)
+    assert login(ann).post(url("game_close", game)).status_code == 403
+    assert snapshot(game) == before
+    assert "Close this table" in login(bob).get(game.get_absolute_url()).content.decode()
+    assert "Close this table" not in login(ann).get(game.get_absolute_url()).content.decode()
+
+    closed = login(bob).post(url("game_close", game), headers={"HX-Request": "true"})
+    assert (closed.status_code, closed.headers["HX-Redirect"]) == (204, reverse("lobby"))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and not Game.objects.open_public().filter(pk=game.pk).exists()
+    assert login(ann).post(url("game_join", game)).status_code == 409
+
+
+def test_a_started_table_cannot_be_closed():
+    game = make_started_game(players=2, humans=1, seed="close-started")
+    before = snapshot(game)
+    response = login(game.created_by).post(url("game_close", game))
+    assert response.status_code == 409 and error_code(response) == "already_started"
+    assert snapshot(game) == before
+
+
 def test_seats_cannot_be_freed_once_started():
     game = make_started_game(players=2, humans=1, seed="free-started")
     before = snapshot(game)
