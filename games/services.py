@@ -8,9 +8,10 @@ message, raised before anything is written, so a refused request changes nothing
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from records.services import record_finished_game
@@ -92,23 +93,41 @@ def can_watch(user, game: Game, seats: list[Seat]) -> bool:
     return _seat_of(user, seats) is not None or (user.is_authenticated and not game.is_private)
 
 
+@contextmanager
+def _one_snapshot():
+    """Run the reads inside in one transaction that sees one committed state of the database, so
+    rows read by separate queries belong together while the worker or another request commits a
+    move: REPEATABLE READ on PostgreSQL (a read only snapshot, no lock); SQLite's transaction holds
+    its database lock. Inside a caller's transaction the caller's isolation applies."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
 def access_board(user, game_id: int, recent_moves: int = 8) -> Board:
-    """Load the board of ``game_id`` as ``user`` may see it (read only, no lock).
+    """Load the board of ``game_id`` as ``user`` may see it, every row from one snapshot (read only,
+    no lock).
 
     Raises Refusal 404 (no such game) or 403 (a private game the user has no seat at).
     """
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise Refusal(404, "no_such_game", "There is no such game.")
-    rows = store.load_rows(game)
-    seat = _seat_of(user, rows.seats)
-    if not can_watch(user, game, rows.seats):
-        raise Refusal(403, "not_seated", "This is a private table; join it with its invite link.")
-    view = None
-    if rows.deal is not None:
-        view = store.load_state(rows).player_view(seat.position if seat else None)
-    moves = list(game.moves.order_by("-ply")[:recent_moves])
-    results = list(game.deals.exclude(result=None).order_by("number").values_list("result", flat=True))
+    with _one_snapshot():
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise Refusal(404, "no_such_game", "There is no such game.")
+        rows = store.load_rows(game)
+        seat = _seat_of(user, rows.seats)
+        if not can_watch(user, game, rows.seats):
+            raise Refusal(403, "not_seated", "This is a private table; join it with its invite link.")
+        view = None
+        if rows.deal is not None:
+            view = store.load_state(rows).player_view(seat.position if seat else None)
+        moves = list(game.moves.order_by("-ply")[:recent_moves])
+        results = list(game.deals.exclude(result=None).order_by("number").values_list("result", flat=True))
     return Board(game, rows.seats, seat, view, moves, results, rows.deal)
 
 
