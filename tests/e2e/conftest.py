@@ -10,6 +10,7 @@ import itertools
 import multiprocessing
 import re
 import shutil
+import time
 
 import pytest
 from django.db import DatabaseError, connections
@@ -79,10 +80,30 @@ def _job_worker(django_db_setup, django_db_blocker):
         process.join(5)
 
 
+WORKER_SETTLE_TIMEOUT_SECONDS = 10
+
+
+def _settle_job_worker() -> None:
+    """Drop the queued jobs and wait until the worker has finished the one it runs, so that emptying
+    the tables after a test never races a computer move still being written (a deadlock on
+    PostgreSQL). A running job may queue another, hence the loop."""
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    deadline = time.monotonic() + WORKER_SETTLE_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        DBTaskResult.objects.filter(status=TaskResultStatus.READY).delete()
+        if not DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING).exists():
+            return
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def live_server_url(_daphne_server, _job_worker, transactional_db):
-    """URL of the live server (``http://127.0.0.1:<port>``), with committed database access."""
-    return _daphne_server
+    """URL of the live server (``http://127.0.0.1:<port>``), with committed database access; the
+    job worker is settled before the tables are emptied."""
+    yield _daphne_server
+    _settle_job_worker()
 
 
 @pytest.fixture(scope="session")
