@@ -5,23 +5,14 @@ from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import Suspension, User
 from games import moderation
-from games.admin import ReadOnlyAdmin
+from games.admin import ReadOnlyAdmin, ReadOnlyInline
 from games.admin_actions import ModerationAdminMixin, reason_action
 
 
-class SuspensionInline(admin.TabularInline):
+class SuspensionInline(ReadOnlyInline):
     model = Suspension
     fk_name = "user"
-    extra = 0
     fields = ("created_at", "suspended_by", "reason", "lifted_at", "lifted_by", "lift_reason")
-    readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(User)

@@ -31,19 +31,26 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
+class ReadOnlyInline(admin.TabularInline):
+    """Rows shown inside another admin page, every field read only, never added or deleted."""
+
     extra = 0
-    fields = ("position", "user", "bot_level", "former_user", "total", "place", "deadline", "expired_turns",
-              "autopilot")
-    readonly_fields = fields
     can_delete = False
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
 
     def has_add_permission(self, request, obj=None):
         return False
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("position", "user", "bot_level", "former_user", "total", "place", "deadline", "expired_turns",
+              "autopilot")
 
 
 @admin.register(Game)

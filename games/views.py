@@ -93,6 +93,14 @@ def _after_change(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("game_detail", game_id=game_id)
 
 
+def _to_lobby(request: HttpRequest) -> HttpResponse:
+    """Back to the lobby: a redirect, or for htmx an ``HX-Redirect`` (the board is gone)."""
+    response = redirect("lobby")
+    if request.htmx:
+        response = HttpResponse(status=204, headers={"HX-Redirect": response.url})
+    return response
+
+
 def _refused(request: HttpRequest, game_id: int, refusal: Refusal, selected: tuple[str, ...] = (),
              groups: dict[str, str] | None = None) -> HttpResponse:
     return _board_response(request, game_id, status=refusal.status, error=refusal, selected=selected, groups=groups)
@@ -147,10 +155,7 @@ def game_free_seat(request: HttpRequest, game_id: int, position: int) -> HttpRes
         return _refused(request, game_id, refusal)
     if not leaving:
         return _after_change(request, game_id)
-    response = redirect("lobby")
-    if request.htmx:
-        response = HttpResponse(status=204, headers={"HX-Redirect": response.url})
-    return response
+    return _to_lobby(request)
 
 
 @login_required
@@ -161,10 +166,7 @@ def game_close(request: HttpRequest, game_id: int) -> HttpResponse:
         services.close_table(request.user, game_id)
     except Refusal as refusal:
         return _refused(request, game_id, refusal)
-    response = redirect("lobby")
-    if request.htmx:
-        response = HttpResponse(status=204, headers={"HX-Redirect": response.url})
-    return response
+    return _to_lobby(request)
 
 
 @login_required
@@ -219,24 +221,6 @@ def join_by_code(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_safe
-def help_standard(request: HttpRequest) -> HttpResponse:
-    """How to play Standard Rummy on this site, in our own words."""
-    return render(request, "games/help_standard.html")
-
-
-@require_safe
-def help_wild(request: HttpRequest) -> HttpResponse:
-    """How to play Wild Rummy on this site, in our own words."""
-    return render(request, "games/help_wild.html")
-
-
-@require_safe
-def help_frustration(request: HttpRequest) -> HttpResponse:
-    """How to play Frustration Rummy on this site, in our own words."""
-    return render(request, "games/help_frustration.html")
-
-
-@require_safe
-def help_frayzy(request: HttpRequest) -> HttpResponse:
-    """How to play Frayzy on this site, in our own words."""
-    return render(request, "games/help_frayzy.html")
+def help_page(request: HttpRequest, template_name: str) -> HttpResponse:
+    """How to play one of the games on this site, in our own words (``template_name`` from the URL)."""
+    return render(request, template_name)
