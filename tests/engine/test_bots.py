@@ -71,13 +71,19 @@ def test_a_hand_that_can_go_out_goes_out(level, state):
     pytest.fail("seat 0 did not go out")
 
 
-def test_strong_keeps_its_melds_until_it_can_go_out():
-    """The strong level plans its going out in Wild Rummy: with a set in hand and loose cards it
-    discards instead of showing the set; the normal level lays the set at once."""
-    state = wild(["9S 9H 9D 3C 5D KH QS JD", "4S 4H"], number=1)
+@pytest.mark.parametrize("other_hand, strong_holds", [
+    ("AS AH 2C 2D 4H 5H 6S 8C 10D QC", True),
+    ("AS AH 2C", False),
+], ids=["other-seat-far", "other-seat-close"])
+def test_strong_keeps_its_melds_while_the_other_seat_is_far(other_hand, strong_holds):
+    """In Standard Rummy the strong level keeps a set in hand (nobody can lay off on it) and discards,
+    while the other seat holds more than three cards; then it lays the set, as the normal level
+    always does at once (S9, S13)."""
+    state = build(["9S 9H 9D 3C 5D KH QS JD", other_hand], phase="play")
     view = state.player_view(0)
-    assert isinstance(chooser("wild", "strong")(view, random.Random(1), Memory()), Discard)
-    assert isinstance(chooser("wild", "normal")(view, random.Random(1)), LayMeld)
+    strong = chooser("standard", "strong")(view, random.Random(1), Memory())
+    assert isinstance(strong, Discard) is strong_holds
+    assert isinstance(chooser("standard", "normal")(view, random.Random(1)), LayMeld)
 
 
 def test_frustration_lays_the_contract_first():

@@ -4,14 +4,13 @@ Every level that cares avoids discarding a card that can be laid off on a meld o
 next player could take it and play it at once; checked with the engine's ``extend_meld``). The
 strong level also reads its memory: a card near what another seat took from the discard pile
 (same rank, or the same suit within two places) is dangerous, one near what it refused is
-safer, and a card two live cards could join is a risk (``feed_risk``).
+safer.
 In Frustration Rummy only the meld kinds of that seat's contract count (R4).
 """
 from __future__ import annotations
 
-from collections import Counter
 
-from ..cards import RANKS, Card, card_code, parse_card
+from ..cards import Card, parse_card
 from ..contracts import CONTRACTS
 from ..errors import IllegalAction
 from ..melds import RUN, SET, MeldRules, extend_meld
@@ -21,7 +20,6 @@ from .memory import Memory
 TABLE_FIT = 12.0
 TAKEN_NEAR = 6.0
 REFUSED_NEAR = 2.0
-FEED = 80.0
 RUN_REACH = 2
 
 
@@ -51,35 +49,12 @@ def _kinds(view: PlayerView, seat: int, variant: str) -> frozenset[str]:
     return frozenset({SET, RUN})
 
 
-def _same_rank(other: Card, card: Card) -> bool:
-    return other.has_rank and other.rank == card.rank and other.suit != card.suit
-
-
-def feed_risk(card: Card, view: PlayerView, rules: MeldRules, unseen: Counter) -> float:
-    """Chance (roughly) that the next seat holds two cards making a set or run with ``card``: each
-    unseen card is in its hand with chance hand size / unseen cards; pairs of partners are counted
-    among the live ones only (``knowledge.unseen``)."""
-    total = sum(unseen.values())
-    if total == 0 or not card.has_rank:
-        return 0.0
-    held = view.hand_sizes[(view.seat + 1) % view.players] / total
-    rank, suit = card.rank, card.suit
-    same = sum(n for code, n in unseen.items() if _same_rank(Card(code), card))
-    pairs = same * (same - 1) / 2
-    near = [unseen[card_code(r, suit)] if 1 <= r <= len(RANKS) else 0 for r in (rank - 2, rank - 1, rank + 1, rank + 2)]
-    pairs += near[0] * near[1] + near[1] * near[2] + near[2] * near[3]
-    return pairs * held * held
-
-
-def danger(card: Card, view: PlayerView, rules: MeldRules, memory: Memory | None, variant: str,
-           unseen: Counter | None = None) -> float:
+def danger(card: Card, view: PlayerView, rules: MeldRules, memory: Memory | None, variant: str) -> float:
     """Points against discarding ``card``: table lay-offs, and with ``memory`` the other seats'
-    takes (more danger) and refusals (less), and with ``unseen`` the ``feed_risk``."""
+    takes (more danger) and refusals (less)."""
     if rules.is_wild(card):
         return 0.0
     score = TABLE_FIT if fits_table(card, view, rules) else 0.0
-    if unseen is not None:
-        score += FEED * feed_risk(card, view, rules, unseen)
     if memory is None:
         return score
     for seat in range(view.players):

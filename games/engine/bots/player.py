@@ -13,10 +13,12 @@ seat closest to going out (F4, F8, F14). Discard (S7): the card that helps the h
 melds counted toward the current contract in Frustration), then the least dangerous to give
 away (``danger``), then the most penalty points.
 
-With ``informed`` (the strong level's heuristics, see ``strong``) it also counts only live cards
-toward partial melds (``knowledge.unseen``: cards gone are not live) and weighs what the other
-seats took from and refused on the discard pile. With ``takes_improving`` it also takes a discard
-that helps its hand ``TAKE_GAIN`` more than its least useful card.
+With ``informed`` (the strong level) it also counts only live cards toward partial melds
+(``knowledge.unseen``: cards gone are not live), weighs what the other seats took from and refused
+on the discard pile, and plans by draws (``efficiency.HandMeter``): it takes the top discard when
+that brings the hand a draw closer to going out, and discards so that the hand stays the fewest
+draws from going out with the most outs. With ``holds_melds`` it keeps its melds in hand (nobody
+can lay off on them) until it can go out in one turn or another seat gets close to going out.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from ..contracts import CONTRACTS, find_contract
 from ..state import PlayerView
 from . import knowledge
 from .danger import danger, fits_table
+from .efficiency import HandMeter
 from .evaluation import MELDED, Outlook, card_worth, outlook_for
 from .memory import Memory
 from .planning import best_meld, can_go_out
@@ -40,11 +43,21 @@ TAKE_TO_MELD_HAND = 3
 """The discard is taken to make a meld only with at least this many cards in hand, so a meld of
 three and a card to end the turn remain (0.5); two short hands would otherwise pass one card back
 and forth for ever."""
-TAKE_GAIN = 6.0
-"""With ``takes_improving``, the discard is also taken when it helps the hand by at least this much
-more than the hand's least useful card (``evaluation.card_worth``: about a pair or two neighbours)."""
+SAFE_HAND = 3
+"""With ``holds_melds``, melds are kept in hand only while every other seat holds more than this many
+cards: a seat with fewer may go out soon, and melds still in hand then count against the holder (S13, W14)."""
 FACE_POINTS = 10
 POINTS_WEIGHT = 0.01
+"""Between discards of equal worth and danger, the one with more penalty points goes (S13, W14, F17)."""
+OUTS_COMPARED = 3
+"""With ``informed``, how many of the best discards (by shortfall, then cost) are compared by their
+outs (counting the outs of one hand takes about a millisecond)."""
+OUTS_HAND_LIMIT = 12
+"""Outs are compared only while the hand holds at most this many cards (a Frayzy Draw 5 can make it
+twenty, F14, and counting outs grows with the hand: about 50 ms at 10 cards, 370 ms at 20)."""
+OUT_WORTH = 5.0
+"""With ``informed``, what one out kept weighs against a card's worth and danger (``evaluation``,
+``danger``) between discards that leave the hand equally many draws from going out."""
 
 
 def _points(card: Card) -> int:
@@ -53,10 +66,9 @@ def _points(card: Card) -> int:
 
 @dataclass(frozen=True)
 class ComputerPlayer:
-    """A computer player for ``variant``. The strong level sets ``informed`` (counts live cards and
-    reads its memory), ``holds_melds`` (keeps its melds in hand until it can go out in one turn),
-    ``guards_feeding`` (avoids discards two live cards could join, ``danger.feed_risk``) and
-    ``takes_improving`` (takes a discard that improves the hand, not only one that melds).
+    """A computer player for ``variant``. The strong level sets ``informed`` (counts live cards, reads
+    its memory, plans by draws and outs) and, where it wins deals, ``holds_melds`` (keeps its melds in
+    hand until it can go out in one turn, while every other seat holds more than ``SAFE_HAND`` cards).
 
     Call it as ``player(view, rng, memory=None) -> Action``: ``view`` is the seat's PlayerView,
     ``rng`` a random.Random for tie-breaks, ``memory`` the seat's Memory (the strong level plays
@@ -66,8 +78,6 @@ class ComputerPlayer:
     variant: str
     informed: bool = False
     holds_melds: bool = False
-    guards_feeding: bool = False
-    takes_improving: bool = False
 
     def __call__(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> Action:
         actions = view.legal_actions
@@ -103,9 +113,16 @@ class ComputerPlayer:
             wanted = fits_table(top, view, outlook.rules)
         if len(view.hand) < TAKE_TO_MELD_HAND:
             return TakeDiscard() if wanted else DrawStock()
-        worth = card_worth(top, hand, outlook)
-        improves = self.takes_improving and worth - min(card_worth(c, hand, outlook) for c in view.hand) >= TAKE_GAIN
-        return TakeDiscard() if wanted or worth >= MELDED or improves else DrawStock()
+        if self.informed:
+            meter = self._meter(view, outlook)
+            closer = meter.shortfall(hand, spare=1) < meter.shortfall(view.hand)
+            return TakeDiscard() if wanted or closer else DrawStock()
+        return TakeDiscard() if wanted or card_worth(top, hand, outlook) >= MELDED else DrawStock()
+
+    @staticmethod
+    def _others_far(view: PlayerView) -> bool:
+        """True while every other seat holds more than ``SAFE_HAND`` cards."""
+        return all(size > SAFE_HAND for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
 
     @staticmethod
     def _leader(view: PlayerView) -> int:
@@ -132,7 +149,7 @@ class ComputerPlayer:
         rules = outlook.rules
         lay_offs = [a for a in actions if isinstance(a, LayOff)
                     and (len(view.hand) <= WILD_LAY_OFF_HAND or not rules.is_wild(by_key[a.cards[0]]))]
-        holding = self.holds_melds and not view.pending and not can_go_out(view, rules)
+        holding = self.holds_melds and not view.pending and self._others_far(view) and not can_go_out(view, rules)
         if melds and not holding:
             return best_meld(melds)
         if holding:
@@ -160,12 +177,34 @@ class ComputerPlayer:
         discards = [a for a in view.legal_actions if isinstance(a, Discard)]
         return self._ranked(view, outlook, memory, discards, by_key, rng)
 
+    def _cost(self, card: Card, view: PlayerView, outlook: Outlook, memory: Memory | None) -> float:
+        """What discarding ``card`` gives up: its worth to the hand plus its danger, less a little per
+        penalty point."""
+        return (card_worth(card, view.hand, outlook) + danger(card, view, outlook.rules, memory, self.variant)
+                - POINTS_WEIGHT * _points(card))
+
+    def _meter(self, view: PlayerView, outlook: Outlook) -> HandMeter:
+        contract = self._requirements(view)
+        return HandMeter(outlook, None if contract else (lambda card: fits_table(card, view, outlook.rules)), contract)
+
     def _ranked(self, view: PlayerView, outlook: Outlook, memory: Memory | None, discards: list[Discard],
                 by_key: dict[str, Card], rng: random.Random) -> list[Discard]:
-        def cost(action: Discard) -> tuple[float, float]:
-            card = by_key[action.card]
-            return (card_worth(card, view.hand, outlook) + danger(card, view, outlook.rules, memory, self.variant,
-                                                                  outlook.unseen if self.guards_feeding else None)
-                    - POINTS_WEIGHT * _points(card), rng.random())
+        if self.informed:
+            return self._ranked_by_outs(view, outlook, memory, discards, by_key, rng)
+        return sorted(discards, key=lambda a: (self._cost(by_key[a.card], view, outlook, memory), rng.random()))
 
-        return sorted(discards, key=cost)
+    def _ranked_by_outs(self, view: PlayerView, outlook: Outlook, memory: Memory | None, discards: list[Discard],
+                        by_key: dict[str, Card], rng: random.Random) -> list[Discard]:
+        """Discards best first: fewest draws left to go out (``HandMeter.shortfall``), then the informed
+        cost (``_cost``); the best ``OUTS_COMPARED`` of them then less ``OUT_WORTH`` per out kept."""
+        meter = self._meter(view, outlook)
+        left = {a.card: [c for c in view.hand if c.key != a.card] for a in discards}
+        shortfall = {key: meter.shortfall(hand) for key, hand in left.items()}
+
+        cost = {a.card: self._cost(by_key[a.card], view, outlook, memory) for a in discards}
+        ranked = sorted(discards, key=lambda a: (shortfall[a.card], cost[a.card], rng.random()))
+        compared = [a for a in ranked[:OUTS_COMPARED if len(view.hand) <= OUTS_HAND_LIMIT else 0]
+                    if shortfall[a.card] == shortfall[ranked[0].card]]
+        for action in compared:
+            cost[action.card] -= OUT_WORTH * meter.outs(left[action.card])
+        return sorted(compared, key=lambda a: cost[a.card]) + ranked[len(compared):]
