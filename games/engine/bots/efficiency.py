@@ -59,7 +59,7 @@ class HandMeter:
 
     def outs(self, cards: Sequence[Card]) -> int:
         """Unseen copies of the cards that, added to ``cards``, lower the shortfall (one loose card
-        then goes as the discard). Without an ``unseen`` count every card of the deck counts once."""
+        then goes as the discard). Without an ``unseen`` count (a seat that knows nothing) it is 0."""
         unseen = self.outlook.unseen
         if unseen is None:
             return 0
