@@ -52,9 +52,10 @@ POINTS_WEIGHT = 0.01
 OUTS_COMPARED = 3
 """With ``informed``, how many of the best discards (by shortfall, then cost) are compared by their
 outs (counting the outs of one hand takes about a millisecond)."""
-OUTS_HAND_LIMIT = 12
-"""Outs are compared only while the hand holds at most this many cards (a Frayzy Draw 5 can make it
-twenty, F14, and counting outs grows with the hand: about 50 ms at 10 cards, 370 ms at 20)."""
+MEASURED_HAND_LIMIT = 12
+"""With ``informed``, a hand is measured by draws and outs (``efficiency``) only while it holds at most
+this many cards; a larger one (a Frayzy Draw 5 can make it twenty, F14) is played like the normal
+level's, as the measure grows steeply with the hand (outs: about 50 ms at 10 cards, 370 ms at 20)."""
 OUT_WORTH = 5.0
 """With ``informed``, what one out kept weighs against a card's worth and danger (``evaluation``,
 ``danger``) between discards that leave the hand equally many draws from going out."""
@@ -113,7 +114,7 @@ class ComputerPlayer:
             wanted = fits_table(top, view, outlook.rules)
         if len(view.hand) < TAKE_TO_MELD_HAND:
             return TakeDiscard() if wanted else DrawStock()
-        if self.informed:
+        if self.informed and len(hand) <= MEASURED_HAND_LIMIT:
             meter = self._meter(view, outlook)
             closer = meter.shortfall(hand, spare=1) < meter.shortfall(view.hand)
             return TakeDiscard() if wanted or closer else DrawStock()
@@ -189,7 +190,7 @@ class ComputerPlayer:
 
     def _ranked(self, view: PlayerView, outlook: Outlook, memory: Memory | None, discards: list[Discard],
                 by_key: dict[str, Card], rng: random.Random) -> list[Discard]:
-        if self.informed:
+        if self.informed and len(view.hand) <= MEASURED_HAND_LIMIT:
             return self._ranked_by_outs(view, outlook, memory, discards, by_key, rng)
         return sorted(discards, key=lambda a: (self._cost(by_key[a.card], view, outlook, memory), rng.random()))
 
@@ -203,8 +204,7 @@ class ComputerPlayer:
 
         cost = {a.card: self._cost(by_key[a.card], view, outlook, memory) for a in discards}
         ranked = sorted(discards, key=lambda a: (shortfall[a.card], cost[a.card], rng.random()))
-        compared = [a for a in ranked[:OUTS_COMPARED if len(view.hand) <= OUTS_HAND_LIMIT else 0]
-                    if shortfall[a.card] == shortfall[ranked[0].card]]
+        compared = [a for a in ranked[:OUTS_COMPARED] if shortfall[a.card] == shortfall[ranked[0].card]]
         for action in compared:
             cost[action.card] -= OUT_WORTH * meter.outs(left[action.card])
         return sorted(compared, key=lambda a: cost[a.card]) + ranked[len(compared):]
