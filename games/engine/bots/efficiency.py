@@ -22,8 +22,8 @@ from itertools import combinations
 from typing import Callable, Sequence
 
 from ..cards import COLOURS, SUITS, Card, card_code
-from ..melds import ACE_HIGH_RANK, RUN, SET
-from .evaluation import Outlook
+from ..melds import RUN, SET
+from .evaluation import Outlook, place_code, run_places
 
 RUN_GAP = 2
 """Two cards of a suit count as a partial run when at most this many places apart (8-10)."""
@@ -173,12 +173,12 @@ class HandMeter:
     def _run_groups(self, naturals: list[Card], index: int) -> list[Group]:
         card, outlook = naturals[index], self.outlook
         found: list[Group] = []
-        for place in self._places(card):
+        for place in run_places(card.rank, self.outlook.rules):
             by_place: dict[int, int] = {place: index}
             for other in range(index + 1, len(naturals)):
                 mate = naturals[other]
                 if mate.suit == card.suit and mate.rank != card.rank:
-                    for mate_place in self._places(mate):
+                    for mate_place in run_places(mate.rank, self.outlook.rules):
                         by_place.setdefault(mate_place, other)
             places = sorted(by_place)
             at = places.index(place)
@@ -198,15 +198,11 @@ class HandMeter:
                     found.append((tuple(by_place[p] for p in chosen), missing))
         return found
 
-    def _places(self, card: Card) -> tuple[int, ...]:
-        rules = self.outlook.rules
-        return (card.rank, ACE_HIGH_RANK) if card.rank == 1 and rules.ace_high else (card.rank,)
-
     def _live_run(self, suit: str, gaps: list[int]) -> bool:
         unseen = self.outlook.unseen
         if unseen is None:
             return True
-        return all(unseen[card_code(1 if p == ACE_HIGH_RANK else p, suit)] for p in gaps)
+        return all(unseen[place_code(p, suit)] for p in gaps)
 
     def _contract_missing(self, naturals: list[Card]) -> int:
         """The fewest cards missing from the contract's melds placed on the hand's naturals."""

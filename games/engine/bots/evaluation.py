@@ -76,11 +76,14 @@ def _set_worth(card: Card, naturals: list[Card], wilds: int, outlook: Outlook) -
     return PAIR * partners * outlook.live(missing)
 
 
-def _places(rank: int, rules: MeldRules) -> tuple[int, ...]:
+def run_places(rank: int, rules: MeldRules) -> tuple[int, ...]:
+    """The places a card of ``rank`` can take in a run: an ace also ranks above the king when the
+    rules allow it (``ACE_HIGH_RANK``, R7)."""
     return (rank, ACE_HIGH_RANK) if rank == 1 and rules.ace_high else (rank,)
 
 
-def _code(place: int, suit: str) -> str | None:
+def place_code(place: int, suit: str) -> str | None:
+    """The code of the card at run place ``place`` (1-14) in ``suit``, or None off the ranks."""
     rank = 1 if place == ACE_HIGH_RANK else place
     return card_code(rank, suit) if 1 <= rank <= 13 else None
 
@@ -90,9 +93,9 @@ def _run_worth(card: Card, naturals: list[Card], wilds: int, outlook: Outlook) -
     places: set[int] = set()
     for c in naturals:
         if c.suit == card.suit:
-            places.update(_places(c.rank, rules))
+            places.update(run_places(c.rank, rules))
     best = 0.0
-    for place in _places(card.rank, rules):
+    for place in run_places(card.rank, rules):
         low = high = place
         while low - 1 in places:
             low -= 1
@@ -101,11 +104,11 @@ def _run_worth(card: Card, naturals: list[Card], wilds: int, outlook: Outlook) -
         length = high - low + 1
         if length >= outlook.run_size:
             return MELDED
-        ends = [code for code in (_code(low - 1, card.suit), _code(high + 1, card.suit)) if code]
+        ends = [code for code in (place_code(low - 1, card.suit), place_code(high + 1, card.suit)) if code]
         worth = NEIGHBOUR * (length - 1) * outlook.live(ends) if length > 1 else 0.0
         for gap in (place - 1, place + 1):
             far = gap - 1 if gap < place else gap + 1
-            code = _code(gap, card.suit)
+            code = place_code(gap, card.suit)
             if gap not in places and far in places and code:
                 worth += GAP * outlook.live([code])
         if wilds and length + wilds >= outlook.run_size:
