@@ -21,5 +21,6 @@ run: $(VENV_STAMP)
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PYTHON) manage.py runserver 127.0.0.1:8000
 
+# One pytest-xdist worker per CPU: each has its own test database and Redis database (tests/conftest.py).
 test: $(VENV_STAMP)
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest -n auto

@@ -1,6 +1,7 @@
 """Fixtures and settings shared by the whole test suite."""
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
@@ -20,6 +21,24 @@ hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 E2E_DIR = Path(__file__).parent / "e2e"
+
+
+def pytest_configure(config):
+    """Under pytest-xdist (``make test`` runs ``-n auto``), give each worker its own Redis database.
+
+    pytest-django already gives each worker its own test database, so game ids repeat across
+    workers; on one Redis database their channel groups would meet, and the cache cleared before
+    every test (rate-limit counters) would be cleared under the other worker. Worker ``gwN`` uses
+    database N + 1 of the server in REDIS_URL (the cache and the channel layer are built on first
+    use, after this hook).
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not (worker and settings.REDIS_URL):
+        return
+    database = 1 + int(worker.removeprefix("gw"))
+    url = urlsplit(settings.REDIS_URL)._replace(path=f"/{database}").geturl()
+    settings.CACHES["default"]["LOCATION"] = url
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [url]
 
 
 def pytest_collection_modifyitems(config, items):

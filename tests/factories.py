@@ -276,7 +276,8 @@ def moves_by(game: Game, actor: str) -> Iterable[Move]:
 def play_moves(game: Game, count: int | None = None, *, until=None, seed: str = "play") -> int:
     """Play moves in ``game`` through the services, each chosen by the variant's computer player
     (``bots.chooser``) for the seat to move: people's seats through ``services.submit_move`` (as that user, at the current
-    version), computer seats through ``services.play_computer_turn``.
+    version), computer seats through ``services.play_computer_turn`` (in a live test the job worker may play a
+    computer's turn first; that move is not counted).
 
     Stops after ``count`` moves, when ``until(game)`` is true (checked before each move, ``game``
     refreshed), or when the game is no longer active. Returns the number of moves made.
@@ -290,8 +291,12 @@ def play_moves(game: Game, count: int | None = None, *, until=None, seed: str = 
         state = load_state(game)
         seat = Seat.objects.select_related("user").get(game=game, position=state.deal.turn)
         if seat.is_bot:
+            version = game.version
             if not services.play_computer_turn(game.pk):
-                raise AssertionError(f"computer seat {seat.position} did not move in game {game.pk}")
+                game.refresh_from_db()
+                if game.version == version:
+                    raise AssertionError(f"computer seat {seat.position} did not move in game {game.pk}")
+                continue  # a live test's job worker played that turn first
         else:
             action = chooser(game.variant)(state.player_view(seat.position), rng)
             services.submit_move(seat.user, game.pk, game.version, action.to_json())
