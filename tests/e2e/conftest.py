@@ -10,10 +10,9 @@ import itertools
 import multiprocessing
 import re
 import shutil
-import time
 
 import pytest
-from django.db import DatabaseError, connections
+from django.db import connections
 from playwright.sync_api import expect, sync_playwright
 
 from tests.live_servers import start_daphne, server_url
@@ -48,62 +47,44 @@ WORKER_POLL_SECONDS = "0.05"
 
 def _run_worker():
     """The forked worker process: django-tasks-db's ``db_worker`` on the test database, as
-    production runs it (``manage.py db_worker``), polling often so computer players answer fast.
-    It outlives the tables being emptied after each test."""
+    production runs it (``manage.py db_worker``), polling often so computer players answer fast."""
     from django.core.management import call_command
 
-    while True:
-        connections.close_all()
-        try:
-            call_command("db_worker", "--queue-name", "*", "--interval", WORKER_POLL_SECONDS,
-                         "--no-startup-delay", "--no-reload", verbosity=0)
-        except DatabaseError:
-            # A test's tables were emptied under a running job (its result row is gone): go on
-            # with the next test's jobs.
-            continue
-        return  # stopped by SIGTERM
+    connections.close_all()
+    call_command("db_worker", "--queue-name", "*", "--interval", WORKER_POLL_SECONDS,
+                 "--no-startup-delay", "--no-reload", verbosity=0)
 
 
-@pytest.fixture(scope="session")
-def _job_worker(django_db_setup, django_db_blocker):
-    """A background-job worker process (computer turns, deadlines, e-mails) for the whole session,
-    forked like the server so that it uses the test database."""
+WORKER_STOP_TIMEOUT_SECONDS = 10
+
+
+@pytest.fixture
+def job_worker(transactional_db, django_db_blocker):
+    """A background-job worker process (computer turns, deadlines, e-mails) for one test, forked
+    like the server so that it uses the test database.
+
+    It is stopped (SIGTERM: db_worker finishes the job it runs, then exits) before the test's
+    tables are emptied, so emptying them never races a job or the worker's polling (a deadlock on
+    PostgreSQL); the jobs still queued go with the tables. A test may stop it earlier
+    (``terminate()``, ``join()``) when no job may run from then on.
+    """
     with django_db_blocker.unblock():
         connections.close_all()
         process = multiprocessing.get_context("fork").Process(target=_run_worker, daemon=True)
         process.start()
     yield process
     process.terminate()
-    process.join(10)
+    process.join(WORKER_STOP_TIMEOUT_SECONDS)
     if process.is_alive():
         process.kill()
-        process.join(5)
-
-
-WORKER_SETTLE_TIMEOUT_SECONDS = 10
-
-
-def _settle_job_worker() -> None:
-    """Drop the queued jobs and wait until the worker has finished the one it runs, so that emptying
-    the tables after a test never races a computer move still being written (a deadlock on
-    PostgreSQL). A running job may queue another, hence the loop."""
-    from django_tasks.base import TaskResultStatus
-    from django_tasks_db.models import DBTaskResult
-
-    deadline = time.monotonic() + WORKER_SETTLE_TIMEOUT_SECONDS
-    while time.monotonic() < deadline:
-        DBTaskResult.objects.filter(status=TaskResultStatus.READY).delete()
-        if not DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING).exists():
-            return
-        time.sleep(0.05)
+        process.join(WORKER_STOP_TIMEOUT_SECONDS)
 
 
 @pytest.fixture
-def live_server_url(_daphne_server, _job_worker, transactional_db):
-    """URL of the live server (``http://127.0.0.1:<port>``), with committed database access; the
-    job worker is settled before the tables are emptied."""
-    yield _daphne_server
-    _settle_job_worker()
+def live_server_url(_daphne_server, job_worker, transactional_db):
+    """URL of the live server (``http://127.0.0.1:<port>``), with committed database access and a
+    job worker."""
+    return _daphne_server
 
 
 @pytest.fixture(scope="session")

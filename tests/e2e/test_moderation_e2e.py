@@ -19,12 +19,16 @@ REASON = "Abusive messages to other players."
 
 
 def test_moderator_suspends_a_player_whose_next_move_is_refused(new_user_page, browser_context, log_in,
-                                                                 django_user_model, monkeypatch):
+                                                                 django_user_model, monkeypatch, job_worker):
     eve_page, finn_page = new_user_page("eve"), new_user_page("finn")
     eve, finn = django_user_model.objects.get(username="eve"), django_user_model.objects.get(username="finn")
     silence_events(monkeypatch)
     game = make_started_game(players=3, humans=[eve, finn], seed="e2e-suspend")
     play_moves(game, until=lambda g: seat_to_move(g).user_id == eve.pk)
+    # Once Eve is suspended a computer has her seat; its turns must not land between the snapshots
+    # taken around her refused move, so the job worker (which would play them) stops here.
+    job_worker.terminate()
+    job_worker.join()
 
     moderator = django_user_model.objects.create_user(username="mia", email="mia@example.com", password=E2E_PASSWORD,
                                                       is_staff=True)

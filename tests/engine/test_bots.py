@@ -13,7 +13,7 @@ import types
 import pytest
 from builders import build, frustration, wild
 
-from games.engine.actions import Discard, LayContract, LayMeld
+from games.engine.actions import Discard, LayContract, LayMeld, SwapWild
 from games.engine.bots import LEVELS, chooser
 from games.engine.bots.memory import Memory
 from games.engine.bots.tournament import Match
@@ -84,6 +84,15 @@ def test_strong_keeps_its_melds_while_the_other_seat_is_far(other_hand, strong_h
     strong = chooser("standard", "strong")(view, random.Random(1), Memory())
     assert isinstance(strong, Discard) is strong_holds
     assert isinstance(chooser("standard", "normal")(view, random.Random(1)), LayMeld)
+
+
+@pytest.mark.parametrize("level", ("normal", "strong"))
+def test_wild_rummy_swaps_a_wild_out_to_shorten_a_short_hand(level):
+    """W11: 6H takes the 2 out of 5H 2S=6H 7H, and the freed wild lays off (W6): the hand of two is
+    left one card, where keeping both would need two lay-offs in one turn to go out."""
+    state = wild(["6H 9C", "KH QH JD"], melds=[(1, "5H 2S=6H 7H")], number=2)
+    choice = chooser("wild", level)(state.player_view(0), random.Random(1), Memory())
+    assert choice == SwapWild(1, "6H", "2S")
 
 
 def test_frustration_lays_the_contract_first():

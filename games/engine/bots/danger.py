@@ -1,7 +1,8 @@
 """How likely a discard is to help another seat: the computer players' discard safety.
 
-Every level that cares avoids discarding a card that can be laid off on a meld on the table (the
-next player could take it and play it at once; checked with the engine's ``extend_meld``). The
+Every level that cares avoids discarding a card that can be laid off on a meld on the table, or
+in Wild Rummy swapped for one of its wilds (the next player could take it and play it at once;
+checked with the engine's ``extend_meld`` and ``swappable_wilds``). The
 strong level also reads its memory: a card near what another seat took from the discard pile
 (same rank, or the same suit within two places) is dangerous, one near what it refused is
 safer.
@@ -13,7 +14,7 @@ from __future__ import annotations
 from ..cards import Card, parse_card
 from ..contracts import CONTRACTS
 from ..errors import IllegalAction
-from ..melds import RUN, SET, MeldRules, extend_meld
+from ..melds import RUN, SET, MeldRules, extend_meld, swappable_wilds
 from ..state import PlayerView
 from .memory import Memory
 
@@ -23,9 +24,18 @@ REFUSED_NEAR = 2.0
 RUN_REACH = 2
 
 
-def fits_table(card: Card, view: PlayerView, rules: MeldRules) -> bool:
-    """True when ``card`` could be laid off on some meld on the table (S9, W10, R11)."""
+SWAPS_LAY_OFF = frozenset({"wild"})
+"""Variants where a wild swap leaves the hand a card shorter, like a lay-off: the freed wild must be
+played at once (W11, W6). A Frayzy swap puts the wild in the hand (F13); Frustration has none (R12)."""
+
+
+def fits_table(card: Card, view: PlayerView, rules: MeldRules, variant: str) -> bool:
+    """True when ``card`` could be laid off on some meld on the table (S9, W10, R11), or in Wild
+    Rummy could replace a wild there (W11)."""
+    swaps = variant in SWAPS_LAY_OFF
     for meld in view.melds:
+        if swaps and swappable_wilds(meld.shape, card, rules):
+            return True
         try:
             extend_meld(meld.shape, (card,), rules)
         except IllegalAction:
@@ -54,7 +64,7 @@ def danger(card: Card, view: PlayerView, rules: MeldRules, memory: Memory | None
     takes (more danger) and refusals (less)."""
     if rules.is_wild(card):
         return 0.0
-    score = TABLE_FIT if fits_table(card, view, rules) else 0.0
+    score = TABLE_FIT if fits_table(card, view, rules, variant) else 0.0
     if memory is None:
         return score
     for seat in range(view.players):

@@ -7,8 +7,9 @@ Draw (S5, W5/W6, R9): take the top discard when it makes a set or run with the h
 off on the table, is wild, or completes a Frustration contract (R10); Wild Rummy lists the take
 only when the card can be played at once (W6), and then it is taken. Play: lay the contract as
 soon as it can (R10); lay the meld that starts the largest packing of melds (``planning``); lay
-off naturals, and wilds only near the end of a hand; swap wilds out of melds (W11) when nothing
-else plays. A Frayzy turn ends with an action card when the hand holds one, a Draw 5 aimed at the
+off naturals, and wilds only near the end of a hand; swap wilds out of melds (W11, F13) when nothing
+else plays, in Wild Rummy whatever the hand's size (the freed wild must be played at once, W6, so
+the swap shortens the hand like a lay-off: a hand of two goes out with it). A Frayzy turn ends with an action card when the hand holds one, a Draw 5 aimed at the
 seat closest to going out (F4, F8, F14). Discard (S7): the card that helps the hand least (``evaluation.card_worth``, its
 melds counted toward the current contract in Frustration), then the least dangerous to give
 away (``danger``), then the most penalty points.
@@ -31,7 +32,7 @@ from ..cards import Card
 from ..contracts import CONTRACTS, find_contract
 from ..state import PlayerView
 from . import knowledge
-from .danger import danger, fits_table
+from .danger import SWAPS_LAY_OFF, danger, fits_table
 from .efficiency import HandMeter
 from .evaluation import MELDED, Outlook, card_worth, outlook_for
 from .memory import Memory
@@ -111,7 +112,7 @@ class ComputerPlayer:
         if self._requirements(view):
             wanted = find_contract(hand, view.totals[view.seat], outlook.rules, top) is not None
         else:
-            wanted = fits_table(top, view, outlook.rules)
+            wanted = fits_table(top, view, outlook.rules, self.variant)
         if len(view.hand) < TAKE_TO_MELD_HAND:
             return TakeDiscard() if wanted else DrawStock()
         if self.informed and len(hand) <= MEASURED_HAND_LIMIT:
@@ -163,7 +164,7 @@ class ComputerPlayer:
             return ending
         discards = [a for a in actions if isinstance(a, Discard)]
         swaps = [a for a in actions if isinstance(a, SwapWild)]
-        if swaps and (not discards or len(view.hand) > WILD_LAY_OFF_HAND):
+        if swaps and (not discards or len(view.hand) > WILD_LAY_OFF_HAND or self.variant in SWAPS_LAY_OFF):
             return swaps[0]
         if not discards:
             return rng.choice(actions)
@@ -186,7 +187,8 @@ class ComputerPlayer:
 
     def _meter(self, view: PlayerView, outlook: Outlook) -> HandMeter:
         contract = self._requirements(view)
-        return HandMeter(outlook, None if contract else (lambda card: fits_table(card, view, outlook.rules)), contract)
+        return HandMeter(outlook, None if contract else (lambda card: fits_table(card, view, outlook.rules, self.variant)),
+                         contract)
 
     def _ranked(self, view: PlayerView, outlook: Outlook, memory: Memory | None, discards: list[Discard],
                 by_key: dict[str, Card], rng: random.Random) -> list[Discard]:
