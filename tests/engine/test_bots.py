@@ -14,7 +14,8 @@ import pytest
 from builders import build, frustration, wild
 
 from games.engine.actions import Discard, LayContract, LayMeld, SwapWild
-from games.engine.bots import LEVELS, chooser
+from games.engine.bots import LEVELS, chooser, knowledge
+from games.engine.bots.danger import danger, fits_table
 from games.engine.bots.memory import Memory
 from games.engine.bots.tournament import Match
 from games.engine.cards import Card
@@ -93,6 +94,18 @@ def test_wild_rummy_swaps_a_wild_out_to_shorten_a_short_hand(level):
     state = wild(["6H 9C", "KH QH JD"], melds=[(1, "5H 2S=6H 7H")], number=2)
     choice = chooser("wild", level)(state.player_view(0), random.Random(1), Memory())
     assert choice == SwapWild(1, "6H", "2S")
+
+
+def test_a_card_that_can_swap_out_a_wild_fits_the_table_in_wild_rummy():
+    """W11: 6H cannot extend 5H 2S=6H 7H but can take its wild out, which leaves the hand like a
+    lay-off; so it is a card to lay off, and a dangerous discard. 9C does neither."""
+    state = wild(["6H 9C", "KH QH JD"], melds=[(1, "5H 2S=6H 7H")], number=2)
+    view = state.player_view(0)
+    rules = knowledge.meld_rules("wild", view)
+    six, nine = view.hand
+    assert fits_table(six, view, rules, "wild")
+    assert not fits_table(nine, view, rules, "wild")
+    assert danger(six, view, rules, None, "wild") > danger(nine, view, rules, None, "wild")
 
 
 def test_frustration_lays_the_contract_first():
