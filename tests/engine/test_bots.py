@@ -13,7 +13,7 @@ import types
 import pytest
 from builders import build, frustration, wild
 
-from games.engine.actions import Discard, LayContract, LayMeld, SwapWild
+from games.engine.actions import Discard, LayContract, LayMeld, LayOff, SwapWild
 from games.engine.bots import LEVELS, chooser, knowledge
 from games.engine.bots.danger import danger, fits_table
 from games.engine.bots.memory import Memory
@@ -94,6 +94,16 @@ def test_wild_rummy_swaps_a_wild_out_to_shorten_a_short_hand(level):
     state = wild(["6H 9C", "KH QH JD"], melds=[(1, "5H 2S=6H 7H")], number=2)
     choice = chooser("wild", level)(state.player_view(0), random.Random(1), Memory())
     assert choice == SwapWild(1, "6H", "2S")
+
+
+def test_strong_keeps_a_card_that_lays_off_as_its_last_discard_in_wild_rummy():
+    """W12: after 6C lays off, 9H 9D KS would leave two cards whatever goes, and a lone pair can
+    never meld (the hand must keep a card to discard, 0.5). Keeping 6C and discarding KS leaves
+    9H 9D 6C, which goes out with a third 9 or a wild. The normal level lays 6C off."""
+    state = wild(["9H 9D KS 6C", "KH QH JD"], melds=[(1, "3C 4C 5C")], number=1)
+    view = state.player_view(0)
+    assert chooser("wild", "strong")(view, random.Random(1), Memory()) == Discard("KS")
+    assert isinstance(chooser("wild", "normal")(view, random.Random(1)), LayOff)
 
 
 def test_a_card_that_can_swap_out_a_wild_fits_the_table_in_wild_rummy():

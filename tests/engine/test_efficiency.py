@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from builders import build
@@ -18,6 +19,7 @@ from games.engine.cards import parse_card
 from games.engine.contracts import CONTRACTS
 from games.engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
 from games.engine.variants.standard import StandardRummy
+from games.engine.variants.wild import BASE_MELD_RULES as WILD_RULES
 
 STANDARD_RULES = StandardRummy.meld_rules
 
@@ -53,6 +55,28 @@ def test_a_dead_card_completes_nothing():
     assert meter(unseen=unseen).shortfall(hand) == 1
     unseen["6H"] = 0
     assert meter(unseen=unseen).shortfall(hand) == 2
+
+
+WILD_RULES_SEVENS = replace(WILD_RULES, wild_ranks=frozenset({7}))
+
+
+@pytest.mark.parametrize("hand, spare, shortfall", [
+    ("9H 9D", 0, 2),          # the third 9 would leave no card to discard (W12, 0.5): two loose cards
+    ("9H 9D KC", 0, 1),       # a third 9 melds and KC goes as the last discard
+    ("9H 9D 9C", 0, 0),       # any draw is the last discard
+    ("9H 9D 9C", 1, 2),       # ... but this turn's discard breaks the set: two loose cards stay
+    ("9H 9D 9C 9S", 1, 0),    # a set of four spares one card to discard
+    ("9H 9D 7C", 0, 0),       # the wild 7 makes the set; the next draw is the discard
+    ("9H 7C", 0, 1),          # the wild lays off; 9H needs a card that lays off too
+])
+def test_going_out_by_a_discard_needs_a_card_left_to_discard(hand, spare, shortfall):
+    hand_meter = HandMeter(outlook_for(WILD_RULES_SEVENS), lambda card: False, ends_with_discard=True)
+    assert hand_meter.shortfall(cards(hand), spare) == shortfall
+
+
+def test_a_lone_pair_is_one_draw_from_a_meld_where_melds_may_go_out():
+    """Standard Rummy (S11) goes out by melding the last cards: 9H 9D needs one 9."""
+    assert meter().shortfall(cards("9H 9D")) == 1
 
 
 def test_ace_high_runs_count_where_the_rules_allow_them():

@@ -7,7 +7,11 @@ that live cards could complete (a pair, two cards of a suit one or two places ap
 that lay off on the table, and loose cards. Each draw can bring one missing card and let one loose
 card go, so the shortfall is ``max(missing cards - wilds, loose cards - spare)``, at its least over
 the ways to split the hand (a loose card may also count as the start of a meld missing two more).
-``spare`` loose cards are free: the card the turn will discard. Before a Frustration contract
+``spare`` loose cards are free: the card the turn will discard. Where going out is a discard (W12),
+a split only counts when every turn can still end with one: each drawn card that joins a meld
+needs a card of the hand to discard, a loose card or a spare one (a card that would lay off, a
+wild no meld needs, a meld member beyond the least size). So a lone pair is no draw from going
+out (the third card would leave nothing to discard, 0.5): it counts as two loose cards. Before a Frustration contract
 (R10) only the contract counts: the shortfall is the missing cards of its best-placed melds, less
 the wilds. A card without a rank that is not wild (a Frayzy action card) leaves the hand by being
 played, so it is neither loose nor part of a meld.
@@ -30,8 +34,12 @@ RUN_GAP = 2
 BEST_PLACES = 2
 """Before a contract, each required meld tries only its this many best-placed candidates."""
 
-Group = tuple[tuple[int, ...], int]
-"""A group of the hand's naturals: (indices into the sorted naturals, cards missing)."""
+SPARE_CAP = 2
+"""Spare cards (that could be the discard instead of being melded) are counted up to this many."""
+
+Group = tuple[tuple[int, ...], int, int]
+"""A group of the hand's naturals: (indices into the sorted naturals, cards missing, spare members
+beyond the meld's least size)."""
 
 
 class HandMeter:
@@ -40,12 +48,14 @@ class HandMeter:
     ``outlook`` gives the meld rules, the kinds and sizes that count and the live cards;
     ``fits_table(card)`` says whether a card lays off on the table (None before a Frustration
     contract, when nothing may be laid off, R11); ``contract`` is the seat's current contract
-    (R4) when it still has to lay it, else empty. Results are memoised per multiset of codes.
+    (R4) when it still has to lay it, else empty; ``ends_with_discard`` makes every turn, the
+    last included, keep a card to discard (W12). Results are memoised per multiset of codes.
     """
 
     def __init__(self, outlook: Outlook, fits_table: Callable[[Card], bool] | None,
-                 contract: Sequence[tuple[str, int]] = ()):
+                 contract: Sequence[tuple[str, int]] = (), ends_with_discard: bool = False):
         self.outlook, self.fits_table, self.contract = outlook, fits_table, tuple(contract)
+        self.ends_with_discard = ends_with_discard
         self._memo: dict[tuple, int] = {}
         self._fits: dict[str, bool] = {}
 
@@ -99,9 +109,13 @@ class HandMeter:
         frontier = self._frontier(naturals, fits)
         loose_need = min(self.outlook.set_size, self.outlook.run_size) - 1
         best = len(naturals) + 1
-        for missing, loose in frontier:
+        for missing, loose, spares in frontier:
             for started in range(loose + 1):
-                best = min(best, max(missing + started * loose_need - wilds, loose - started - spare, 0))
+                short = missing + started * loose_need - wilds
+                draws, left = max(short, 0), loose - started
+                if self.ends_with_discard and draws + spare > left + spares + max(-short, 0):
+                    continue  # a turn would have no card left to discard
+                best = min(best, max(draws, left - spare))
         return best
 
     def _fits_table(self, card: Card) -> bool:
@@ -111,22 +125,25 @@ class HandMeter:
             self._fits[card.code] = self.fits_table(card)
         return self._fits[card.code]
 
-    def _frontier(self, naturals: list[Card], fits: list[bool]) -> set[tuple[int, int]]:
-        """The least (missing, loose) pairs over the ways to split ``naturals`` into groups."""
+    def _frontier(self, naturals: list[Card], fits: list[bool]) -> set[tuple[int, int, int]]:
+        """The best (missing, loose, spare) triples over the ways to split ``naturals`` into groups
+        (``_least``; spares counted up to ``SPARE_CAP``)."""
         groups = self._groups(naturals)
-        memo: dict[frozenset[int], set[tuple[int, int]]] = {}
+        memo: dict[frozenset[int], set[tuple[int, int, int]]] = {}
 
-        def best(left: frozenset[int]) -> set[tuple[int, int]]:
+        def best(left: frozenset[int]) -> set[tuple[int, int, int]]:
             if not left:
-                return {(0, 0)}
+                return {(0, 0, 0)}
             if left in memo:
                 return memo[left]
             first = min(left)
             rest = left - {first}
-            options = {(m, loose + (0 if fits[first] else 1)) for m, loose in best(rest)}
-            for members, missing in groups[first]:
+            fit = fits[first]
+            options = {(m, loose + (not fit), min(SPARE_CAP, spares + fit)) for m, loose, spares in best(rest)}
+            for members, missing, extra in groups[first]:
                 if all(index in left for index in members):
-                    options |= {(m + missing, loose) for m, loose in best(left - set(members))}
+                    options |= {(m + missing, loose, min(SPARE_CAP, spares + extra))
+                                for m, loose, spares in best(left - set(members))}
             memo[left] = _least(options)
             return memo[left]
 
@@ -160,7 +177,7 @@ class HandMeter:
                 used = {naturals[i].suit for i in (index, *chosen)} if distinct else set()
                 if missing and not self._live_rank(card, used, missing):
                     continue
-                found.append(((index, *chosen), missing))
+                found.append(((index, *chosen), missing, max(0, size + 1 - outlook.set_size)))
         return found
 
     def _live_rank(self, card: Card, used_suits: set[str], missing: int) -> bool:
@@ -195,7 +212,8 @@ class HandMeter:
                     missing = len(gaps) + max(0, outlook.run_size - len(chosen) - len(gaps))
                     if missing >= outlook.run_size - 1 or not self._live_run(card.suit, gaps):
                         continue
-                    found.append((tuple(by_place[p] for p in chosen), missing))
+                    extra = max(0, len(chosen) - outlook.run_size) if not gaps else 0
+                    found.append((tuple(by_place[p] for p in chosen), missing, extra))
         return found
 
     def _live_run(self, suit: str, gaps: list[int]) -> bool:
@@ -250,6 +268,9 @@ class HandMeter:
         return place_melds(self.contract, counts)
 
 
-def _least(options: set[tuple[int, int]]) -> set[tuple[int, int]]:
-    """The pairs of ``options`` no other pair beats in both parts."""
-    return {a for a in options if not any(b != a and b[0] <= a[0] and b[1] <= a[1] for b in options)}
+def _least(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
+    """The (missing, loose, spare) triples of ``options`` that no triple with as many loose cards
+    beats (fewer missing, more spare). More loose cards are not simply worse: each can be a turn's
+    discard."""
+    return {a for a in options
+            if not any(b != a and b[1] == a[1] and b[0] <= a[0] and b[2] >= a[2] for b in options)}

@@ -18,7 +18,9 @@ With ``informed`` (the strong level) it also counts only live cards toward parti
 (``knowledge.unseen``: cards gone are not live), weighs what the other seats took from and refused
 on the discard pile, and plans by draws (``efficiency.HandMeter``): it takes the top discard when
 that brings the hand a draw closer to going out, and discards so that the hand stays the fewest
-draws from going out with the most outs. With ``holds_melds`` it keeps its melds in hand (nobody
+draws from going out with the most outs; in Wild Rummy that measure counts that going out takes a
+discard (W12), and a card that would lay off is kept as that discard when laying it off would
+leave the hand further from going out. With ``holds_melds`` it keeps its melds in hand (nobody
 can lay off on them) until it can go out in one turn or another seat gets close to going out.
 """
 from __future__ import annotations
@@ -57,6 +59,10 @@ MEASURED_HAND_LIMIT = 12
 """With ``informed``, a hand is measured by draws and outs (``efficiency``) only while it holds at most
 this many cards; a larger one (a Frayzy Draw 5 can make it twenty, F14) is played like the normal
 level's, as the measure grows steeply with the hand (outs: about 50 ms at 10 cards, 370 ms at 20)."""
+COUNTS_LAST_DISCARD = frozenset({"wild"})
+"""With ``informed``, the variants where the hand measure counts that going out takes a discard
+(W12; ``HandMeter``'s ``ends_with_discard``) and a card that would lay off may be kept as that
+discard: measured in Wild Rummy, where hands are short."""
 OUT_WORTH = 5.0
 """With ``informed``, what one out kept weighs against a card's worth and danger (``evaluation``,
 ``danger``) between discards that leave the hand equally many draws from going out."""
@@ -157,6 +163,8 @@ class ComputerPlayer:
         if holding:
             in_melds = {key for meld in melds for key in meld.cards}
             lay_offs = [a for a in lay_offs if a.cards[0] not in in_melds]
+        if self.informed and self.variant in COUNTS_LAST_DISCARD and not view.pending:
+            lay_offs = self._worth_laying_off(view, outlook, lay_offs, by_key)
         if lay_offs:
             return min(lay_offs, key=lambda a: (rules.is_wild(by_key[a.cards[0]]), a.meld, a.cards))
         ending = self._action_card(view, actions)
@@ -169,6 +177,22 @@ class ComputerPlayer:
         if not discards:
             return rng.choice(actions)
         return self._ranked(view, outlook, memory, discards, by_key, rng)[0]
+
+    def _worth_laying_off(self, view: PlayerView, outlook: Outlook, lay_offs: list[LayOff],
+                          by_key: dict[str, Card]) -> list[LayOff]:
+        """The lay-offs of ``lay_offs`` after which the hand, its best discard made, is no more draws
+        from going out than if it kept the card (``HandMeter.shortfall``). A card that lays off can
+        wait as the hand's last discard: four cards that would leave a lone pair after the lay-off
+        and the discard keep the card, so that the next draw can make the pair a set (W12, 0.5)."""
+        meter = self._meter(view, outlook)
+
+        def after_discard(hand: list[Card]) -> int:
+            return min(meter.shortfall([c for c in hand if c is not card]) for card in hand)
+
+        keeping = after_discard(list(view.hand))
+        return [a for a in lay_offs
+                if len(view.hand) <= len(a.cards) + 1
+                or after_discard([c for c in view.hand if c.key not in a.cards]) <= keeping]
 
     def discard_order(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> list[Discard]:
         """The legal discards of ``view`` (play phase), best first: least worth to the hand, then least
@@ -188,7 +212,7 @@ class ComputerPlayer:
     def _meter(self, view: PlayerView, outlook: Outlook) -> HandMeter:
         contract = self._requirements(view)
         return HandMeter(outlook, None if contract else (lambda card: fits_table(card, view, outlook.rules, self.variant)),
-                         contract)
+                         contract, ends_with_discard=self.variant in COUNTS_LAST_DISCARD)
 
     def _ranked(self, view: PlayerView, outlook: Outlook, memory: Memory | None, discards: list[Discard],
                 by_key: dict[str, Card], rng: random.Random) -> list[Discard]:
