@@ -144,7 +144,7 @@ class HandMeter:
                 if all(index in left for index in members):
                     options |= {(m + missing, loose, min(SPARE_CAP, spares + extra))
                                 for m, loose, spares in best(left - set(members))}
-            memo[left] = _least(options)
+            memo[left] = _least(options, self.ends_with_discard)
             return memo[left]
 
         return best(frozenset(range(len(naturals))))
@@ -268,9 +268,13 @@ class HandMeter:
         return place_melds(self.contract, counts)
 
 
-def _least(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
-    """The (missing, loose, spare) triples of ``options`` that no triple with as many loose cards
-    beats (fewer missing, more spare). More loose cards are not simply worse: each can be a turn's
-    discard."""
+def _least(options: set[tuple[int, int, int]], ends_with_discard: bool) -> set[tuple[int, int, int]]:
+    """The (missing, loose, spare) triples of ``options`` that no other triple beats. Without
+    ``ends_with_discard`` fewer missing and loose cards beat more (spares do not count). With it
+    more loose cards are not simply worse, as each can be a turn's discard: only a triple with as
+    many loose cards, no more missing and no fewer spares beats another."""
+    if ends_with_discard:
+        return {a for a in options
+                if not any(b != a and b[1] == a[1] and b[0] <= a[0] and b[2] >= a[2] for b in options)}
     return {a for a in options
-            if not any(b != a and b[1] == a[1] and b[0] <= a[0] and b[2] >= a[2] for b in options)}
+            if not any(b[0] <= a[0] and b[1] <= a[1] and (b[:2] != a[:2] or b[2] > a[2]) for b in options)}
