@@ -11,8 +11,8 @@ the ways to split the hand (a loose card may also count as the start of a meld m
 a split only counts when every turn can still end with one: each drawn card that joins a meld
 needs a card of the hand to discard, a loose card or a spare one (a card that would lay off, a
 wild no meld needs, a meld member beyond the least size). So a lone pair is no draw from going
-out (the third card would leave nothing to discard, 0.5): it counts as two loose cards. Before a Frustration contract
-(R10) only the contract counts: the shortfall is the missing cards of its best-placed melds, less
+out (the third card would leave nothing to discard, 0.5): it counts as two loose cards. Before a
+Frustration contract (R10) only the contract counts: the shortfall is the missing cards of its best-placed melds, less
 the wilds. A card without a rank that is not wild (a Frayzy action card) leaves the hand by being
 played, so it is neither loose nor part of a meld.
 
@@ -270,7 +270,8 @@ class HandMeter:
 
 def _least(options: set[tuple[int, int, int]], ends_with_discard: bool) -> set[tuple[int, int, int]]:
     """The (missing, loose, spare) triples of ``options`` that no other triple beats. Without
-    ``ends_with_discard`` fewer missing and loose cards beat more (spares do not count). With it
+    ``ends_with_discard`` fewer missing and loose cards beat more (of equal ones, the one with more
+    spares stays). With it
     more loose cards are not simply worse, as each can be a turn's discard: only a triple with as
     many loose cards, no more missing and no fewer spares beats another."""
     if ends_with_discard:

@@ -9,8 +9,9 @@ only when the card can be played at once (W6), and then it is taken. Play: lay t
 soon as it can (R10); lay the meld that starts the largest packing of melds (``planning``); lay
 off naturals, and wilds only near the end of a hand; swap wilds out of melds (W11, F13) when nothing
 else plays, in Wild Rummy whatever the hand's size (the freed wild must be played at once, W6, so
-the swap shortens the hand like a lay-off: a hand of two goes out with it). A Frayzy turn ends with an action card when the hand holds one, a Draw 5 aimed at the
-seat closest to going out (F4, F8, F14). Discard (S7): the card that helps the hand least (``evaluation.card_worth``, its
+the swap shortens the hand like a lay-off: a hand of two goes out with it). A Frayzy turn ends
+with an action card when the hand holds one, a Draw 5 aimed at the seat closest to going out (F4,
+F8, F14). Discard (S7): the card that helps the hand least (``evaluation.card_worth``, its
 melds counted toward the current contract in Frustration), then the least dangerous to give
 away (``danger``), then the most penalty points.
 
@@ -164,7 +165,7 @@ class ComputerPlayer:
             in_melds = {key for meld in melds for key in meld.cards}
             lay_offs = [a for a in lay_offs if a.cards[0] not in in_melds]
         if self.informed and self.variant in COUNTS_LAST_DISCARD and not view.pending:
-            lay_offs = self._worth_laying_off(view, outlook, lay_offs, by_key)
+            lay_offs = self._worth_laying_off(view, outlook, lay_offs)
         if lay_offs:
             return min(lay_offs, key=lambda a: (rules.is_wild(by_key[a.cards[0]]), a.meld, a.cards))
         ending = self._action_card(view, actions)
@@ -178,8 +179,7 @@ class ComputerPlayer:
             return rng.choice(actions)
         return self._ranked(view, outlook, memory, discards, by_key, rng)[0]
 
-    def _worth_laying_off(self, view: PlayerView, outlook: Outlook, lay_offs: list[LayOff],
-                          by_key: dict[str, Card]) -> list[LayOff]:
+    def _worth_laying_off(self, view: PlayerView, outlook: Outlook, lay_offs: list[LayOff]) -> list[LayOff]:
         """The lay-offs of ``lay_offs`` after which the hand, its best discard made, is no more draws
         from going out than if it kept the card (``HandMeter.shortfall``). A card that lays off can
         wait as the hand's last discard: four cards that would leave a lone pair after the lay-off
@@ -211,8 +211,8 @@ class ComputerPlayer:
 
     def _meter(self, view: PlayerView, outlook: Outlook) -> HandMeter:
         contract = self._requirements(view)
-        return HandMeter(outlook, None if contract else (lambda card: fits_table(card, view, outlook.rules, self.variant)),
-                         contract, ends_with_discard=self.variant in COUNTS_LAST_DISCARD)
+        fits = None if contract else (lambda card: fits_table(card, view, outlook.rules, self.variant))
+        return HandMeter(outlook, fits, contract, ends_with_discard=self.variant in COUNTS_LAST_DISCARD)
 
     def _ranked(self, view: PlayerView, outlook: Outlook, memory: Memory | None, discards: list[Discard],
                 by_key: dict[str, Card], rng: random.Random) -> list[Discard]:
