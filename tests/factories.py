@@ -150,9 +150,12 @@ def put_position(game: Game, deal: DealState) -> None:
     """Write ``deal`` (an engine DealState, e.g. built with ``tests/engine/builders.wild``) over the
     current deal of ``game`` through ``store.save_state``, so a test can start from an exact
     position. The Deal row keeps its number and seed; the card places, melds (with what their
-    wilds stand for), turn, phase, wild rank and pending cards become ``deal``'s."""
+    wilds stand for), turn, phase, wild rank and pending cards become ``deal``'s.
+
+    The game row is locked first, as the services lock it for a move, so a computer turn that a
+    live job worker plays meanwhile is either wholly before the position or refused after it."""
     with transaction.atomic():
-        rows = store.load_rows(Game.objects.get(pk=game.pk))
+        rows = store.load_rows(services.lock_game(game.pk))
         before = store.load_state(rows)
         after = before.copy()
         after.deal = replace(deal, number=before.deal.number, seed=before.deal.seed)
