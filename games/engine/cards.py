@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 SUITS = ("C", "D", "H", "S")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -30,6 +32,25 @@ DRAW5 = "DRAW5"
 DISCARD1 = "DISCARD1"
 ACTION_CARDS = (SKIP, DRAW5, DISCARD1)
 ACTION_NAMES = {SKIP: "Skip", DRAW5: "Draw 5", DISCARD1: "Discard 1"}
+
+
+class _Anatomy(NamedTuple):
+    is_coloured: bool
+    rank: int
+    rank_name: str
+    suit: str
+
+
+@lru_cache(maxsize=256)
+def _anatomy(code: str) -> _Anatomy:
+    """What a card code's notation says, read once per code (the engine and the computer players ask
+    for ranks and suits millions of times): rank 0, rank name and suit empty for a card without a rank.
+    Both decks hold about 100 codes; the bound keeps forged codes from growing the cache."""
+    if code[:1] in COLOURS and code[1:] in NUMBERS:
+        return _Anatomy(True, int(code[1:]), code[1:], code[0])
+    if code[:-1] in _RANK_VALUES and code[-1:] in SUITS:
+        return _Anatomy(False, _RANK_VALUES[code[:-1]], code[:-1], code[-1])
+    return _Anatomy(False, 0, "", "")
 
 
 @dataclass(frozen=True, order=True)
@@ -57,7 +78,7 @@ class Card:
     @property
     def is_coloured(self) -> bool:
         """True for a Frayzy number card (``R7``, ``B12``; rule F1)."""
-        return self.code[:1] in COLOURS and self.code[1:] in NUMBERS
+        return _anatomy(self.code).is_coloured
 
     @property
     def is_action(self) -> bool:
@@ -68,32 +89,27 @@ class Card:
     def has_rank(self) -> bool:
         """True for a card with a rank (a French card, or a Frayzy number); False for a joker,
         Frayzy's Wild and the action cards."""
-        return self.is_coloured or (self.code[:-1] in _RANK_VALUES and self.code[-1:] in SUITS)
+        return _anatomy(self.code).rank > 0
 
     @property
     def rank(self) -> int:
         """Rank as a number: A=1, 2..10, J=11, Q=12, K=13; a Frayzy number 1-12.
 
         Raises ValueError for a card without a rank (see ``has_rank``)."""
-        if self.is_coloured:
-            return int(self.code[1:])
-        if not self.has_rank:
+        rank = _anatomy(self.code).rank
+        if not rank:
             raise ValueError(f"{self.code} has no rank")
-        return _RANK_VALUES[self.code[:-1]]
+        return rank
 
     @property
     def rank_name(self) -> str:
         """Rank as written in notation: ``"A"``, ``"10"``, ``"K"``, Frayzy ``"7"``; empty without a rank."""
-        if self.is_coloured:
-            return self.code[1:]
-        return self.code[:-1] if self.has_rank else ""
+        return _anatomy(self.code).rank_name
 
     @property
     def suit(self) -> str:
         """Suit letter ``C``/``D``/``H``/``S``, or a Frayzy colour ``R``/``B``/``G``/``Y``; empty without a rank."""
-        if self.is_coloured:
-            return self.code[0]
-        return self.code[-1] if self.has_rank else ""
+        return _anatomy(self.code).suit
 
     def __str__(self) -> str:
         return self.code
