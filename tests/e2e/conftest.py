@@ -10,9 +10,10 @@ import itertools
 import multiprocessing
 import re
 import shutil
+import time
 
 import pytest
-from django.db import connections
+from django.db import OperationalError, connections
 from playwright.sync_api import expect, sync_playwright
 
 from tests.live_servers import start_daphne, server_url
@@ -78,6 +79,52 @@ def job_worker(transactional_db, django_db_blocker):
     if process.is_alive():
         process.kill()
         process.join(WORKER_STOP_TIMEOUT_SECONDS)
+    _wait_for_other_transactions()
+
+
+OTHER_TRANSACTIONS_WAIT_SECONDS = 10
+FLUSH_ATTEMPTS = 3
+
+
+def _wait_for_other_transactions() -> None:
+    """On PostgreSQL, wait (at most ``OTHER_TRANSACTIONS_WAIT_SECONDS``) until no other session on
+    the test database is inside a transaction: the server may still be answering a request of a
+    page the test has just closed, and its reads would deadlock with the TRUNCATE that empties the
+    tables (seen in CI: a board render reading melds)."""
+    connection = connections["default"]
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + OTHER_TRANSACTIONS_WAIT_SECONDS
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                           " AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+                           " AND xact_start IS NOT NULL")
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_retries_after_a_deadlock():
+    """Emptying the tables after a browser test is tried again when PostgreSQL picked it as the
+    victim of a deadlock with a server request that began after ``_wait_for_other_transactions``
+    (the other transaction then ends, so the next try goes through)."""
+    operations = type(connections["default"].ops)
+    flush = operations.execute_sql_flush
+
+    def execute_sql_flush(self, sql_list):
+        for attempt in range(1, FLUSH_ATTEMPTS + 1):
+            try:
+                return flush(self, sql_list)
+            except OperationalError as error:
+                if attempt == FLUSH_ATTEMPTS or "deadlock" not in str(error):
+                    raise
+                time.sleep(0.2)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(operations, "execute_sql_flush", execute_sql_flush)
+        yield
 
 
 @pytest.fixture
