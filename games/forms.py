@@ -71,7 +71,9 @@ class ComputerPlayerForm(forms.Form):
     """Give a seat to a computer player of a level (``Seat.BotLevel``); no level means normal."""
 
     level = forms.ChoiceField(choices=Seat.BotLevel.choices, initial=Seat.BotLevel.NORMAL, required=False,
-                              label="Computer level")
+                              label="Computer level", widget=forms.Select(attrs={"hx-preserve": "true"}))
+    """``hx-preserve``: the level picked stays picked when the waiting room is redrawn (someone
+    joins or leaves, a computer is added)."""
 
     def chosen_level(self) -> str:
         """The level asked for: the submitted value as is when it is not a level (the service

@@ -171,6 +171,8 @@ def _free_position(game: Game) -> int:
 
 
 def _require_open(game: Game) -> None:
+    if game.status == Game.Status.ABORTED:
+        raise Refusal(409, "table_closed", "This table was closed before it started.")
     if game.status != Game.Status.OPEN:
         raise Refusal(409, "already_started", "This game has already started.")
 
@@ -230,11 +232,14 @@ def remove_seat(user, game_id: int, position: int) -> bool:
     """Free a seat of an open table: the creator may remove a computer player or another player,
     and any player may leave (the creator cannot leave their own table).
 
-    Returns True when ``user`` left their own seat. Raises Refusal 403, 404 (no such seat) or 409
-    (the game has started).
+    Returns True when ``user`` left their own seat. Raises Refusal 403 (neither the creator nor
+    seated: refused before anything about the table's state is told), 404 (no such seat) or 409
+    (the game has started, or the table was closed).
     """
     with transaction.atomic():
         game = lock_game(game_id)
+        if game.created_by_id != user.pk and not game.seats.filter(user=user).exists():
+            raise Refusal(403, "not_allowed", "You cannot free that seat.")
         _require_open(game)
         seat = game.seats.filter(position=position).first()
         if seat is None:

@@ -1,5 +1,5 @@
-"""Standard Rummy in a real browser: two people playing turns live, and a game against a computer
-player played to its final standings."""
+"""Standard Rummy in a real browser: the waiting room keeps the computer level picked, two people
+playing turns live, and a game against a computer player played to its final standings."""
 import random
 import re
 import time
@@ -59,6 +59,23 @@ def view_of(game: Game, position: int):
     """The engine's player view of seat ``position`` as stored now (read with the game row locked:
     the worker may be writing a computer move meanwhile)."""
     return snapshot_of(game, position)[2]
+
+
+def test_the_computer_level_picked_stays_picked_while_the_waiting_room_updates(new_user_page):
+    ana, ben = new_user_page("ana"), new_user_page("ben")
+    game = open_table(ana, players=4)
+    level = ana.get_by_label("Computer level")
+    level.select_option("strong")
+
+    ben.goto(game.get_absolute_url())
+    ben.get_by_role("button", name="Join this table").click()
+    # Ana's waiting room is redrawn by itself; the level she picked is still the one shown.
+    expect(ana.locator(".waiting-seats")).to_contain_text("ben", timeout=UPDATE_TIMEOUT_MS)
+    expect(level).to_have_value("strong")
+
+    ana.get_by_role("button", name="Add a computer player").click()
+    expect(ana.locator(".waiting-seats")).to_contain_text("Computer 3 (strong)")
+    expect(level).to_have_value("strong")
 
 
 def test_two_players_take_turns_live(new_user_page):

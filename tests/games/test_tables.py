@@ -305,7 +305,12 @@ def test_the_creator_closes_an_open_table_and_nobody_else_can():
     assert (closed.status_code, closed.headers["HX-Redirect"]) == (204, reverse("lobby"))
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED and not Game.objects.open_public().filter(pk=game.pk).exists()
-    assert login(ann).post(url("game_join", game)).status_code == 409
+    closed = snapshot(game)
+    for client, name in ((login(ann), "game_join"), (login(bob), "game_add_computer"), (login(bob), "game_start")):
+        response = client.post(url(name, game))
+        assert response.status_code == 409 and error_code(response) == "table_closed"
+        assert "This table was closed before it started." in response.content.decode()
+    assert snapshot(game) == closed
 
 
 def test_a_started_table_cannot_be_closed():
@@ -313,6 +318,15 @@ def test_a_started_table_cannot_be_closed():
     before = snapshot(game)
     response = login(game.created_by).post(url("game_close", game))
     assert response.status_code == 409 and error_code(response) == "already_started"
+    assert snapshot(game) == before
+
+
+def test_an_outsider_freeing_a_seat_of_a_private_game_learns_nothing_of_its_state():
+    game = make_started_game(players=2, humans=1, seed="free-outsider", is_private=True)
+    before = snapshot(game)
+    response = login(make_user("eve")).post(url("game_free_seat", game, 1))
+    assert response.status_code == 403 and "You cannot free that seat." in response.content.decode()
+    assert "started" not in response.content.decode()
     assert snapshot(game) == before
 
 
