@@ -84,6 +84,8 @@ def job_worker(transactional_db, django_db_blocker):
 
 OTHER_TRANSACTIONS_WAIT_SECONDS = 10
 FLUSH_ATTEMPTS = 3
+DEADLOCK_DETECTED = "40P01"
+"""PostgreSQL's SQLSTATE for a transaction chosen as a deadlock's victim."""
 
 
 def _wait_for_other_transactions() -> None:
@@ -118,7 +120,7 @@ def _flush_retries_after_a_deadlock():
             try:
                 return flush(self, sql_list)
             except OperationalError as error:
-                if attempt == FLUSH_ATTEMPTS or "deadlock" not in str(error):
+                if attempt == FLUSH_ATTEMPTS or getattr(error.__cause__, "sqlstate", None) != DEADLOCK_DETECTED:
                     raise
                 time.sleep(0.2)
 
