@@ -14,7 +14,7 @@ from builders import (
     DrawStock, Phase, TakeDiscard, build, card, cards, deal_cards, discard, expect_illegal, held, lay_meld,
     lay_off, meld_keys, play, snapshot, sorted_keys,
 )
-from games.engine.actions import Discard, LayMeld, action_from_json
+from games.engine.actions import Discard, LayMeld, PlayAction, action_from_json
 from games.engine.cards import RANKS, SUITS, shuffled, standard_deck
 from games.engine.errors import IllegalAction
 from games.engine.melds import read_meld
@@ -342,6 +342,13 @@ def test_s10_a_two_melds_as_its_own_rank(meld):
     state = build([f"{meld} KS", "KH QH"], turn=0, phase="play")
     after, _ = state.apply(0, lay_meld(meld))
     assert len(after.deal.melds) == 1
+
+
+def test_a_move_of_another_game_is_refused_with_the_game_named():
+    state = build(["KS QS", "KH QH"], turn=0, phase="play")
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(0, PlayAction("SKIP"))
+    assert (refused.value.code, str(refused.value)) == ("malformed", "Standard Rummy has no such move.")
 
 
 def test_s10_there_is_no_swap_action():

@@ -150,7 +150,7 @@ class Variant:
         elif isinstance(action, Discard):
             self.discard(state, seat, action, events)
         else:
-            raise IllegalAction("malformed", "Unknown action.")
+            raise IllegalAction("malformed", f"{self.title} has no such move.")
 
     # ----- shared steps --------------------------------------------------------------------
 
