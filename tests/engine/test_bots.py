@@ -13,7 +13,7 @@ import types
 import pytest
 from builders import build, frustration, wild
 
-from games.engine.actions import Discard, LayContract, LayMeld, LayOff, SwapWild
+from games.engine.actions import Discard, DrawStock, LayContract, LayMeld, LayOff, SwapWild, TakeDiscard
 from games.engine.bots import LEVELS, chooser, knowledge
 from games.engine.bots.danger import danger, fits_table
 from games.engine.bots.memory import Memory
@@ -122,6 +122,60 @@ def test_frustration_lays_the_contract_first():
     state = frustration(["5S 5H 5D 8C 8H 8S JC JD JH QS KD 3C 4C", "AS AH"])
     for level in ("normal", "strong"):
         assert isinstance(chooser("frustration", level)(state.player_view(0), random.Random(1)), LayContract)
+
+
+WILD_HEAVY = "2C~1 2D 2D~1 2H 2H~1 2S~1 JK~1 JK~2 KC KH QC QC~1 QH"
+"""Eight wilds and five naturals: under R8 (wilds <= naturals in every meld) no room for one more."""
+WILD_LIGHT = "10D 10D~1 2C 2S AD AD~1 JD JD~1 JK KD KD~1 QD QD~1"
+
+
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_frustration_a_hand_without_room_for_a_wild_draws_instead_of_taking_one(level):
+    state = frustration([WILD_HEAVY, WILD_LIGHT], discard="5C JK~3", turn=0, phase="draw", totals=[14, 14])
+    assert chooser("frustration", level)(state.player_view(0), random.Random(1), Memory()) == DrawStock()
+
+
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_frustration_a_wild_taken_is_not_discarded_again(level):
+    state = frustration([WILD_LIGHT, WILD_HEAVY], discard="5C JK~3", turn=0, phase="draw", totals=[14, 14])
+    choose, rng, memory = chooser("frustration", level), random.Random(1), Memory()
+    assert choose(state.player_view(0), rng, memory) == TakeDiscard()
+    state, _ = state.apply(0, TakeDiscard())
+    discard = choose(state.player_view(0), rng, memory)
+    assert isinstance(discard, Discard) and discard.card.partition("~")[0] not in ("JK", "2C", "2S")
+
+
+STALLED_STOCK = ("3D~1 6D~1 7S~1 10S 10C JS~1 5H 5C~1 10H QS QS~1 KH~1 AH~1 8S~1 8H KC~1 9H 5S~1 QH~1 8C~1 "
+                 "3H~1 8D~1 9S~1 7H~1 KS~1 7S 6H 9D 4H~1 9H~1 4D~1 5H~1 7D 3C 9D~1 10S~1 JC JC~1 3H 7H "
+                 "JH~1 7D~1 6S~1 9C")
+STALLED_DISCARD = ("AH 8S 4S 8D 10H~1 AC KS 3D JS 4C 5S 6C 10C~1 9C~1 4C~1 5C 6S 8C 7C 6H~1 4S~1 9S AC~1 AS "
+                   "4D 7C~1 5D 3S AS~1 JH 6D 6C~1 5D~1 3C~1 4H 3S~1 8H~1 JK~2")
+STALLED_TAKEN = {0: "7C 9S 6S 6H 8D 7H 6S 8C 8S 8C QH JK JK JK JK",
+                 1: "4S JD 9D KD KC QD KS 10H QS 10S JH JC KS AC AS JH JK JK JK JK"}
+STALLED_REFUSED = {0: "JH 6C 3C 3S", 1: "6D 5D 4H 8H"}
+
+
+def test_frustration_two_seats_do_not_pass_wilds_to_each_other_for_ever():
+    """The position where seed 7's 1000-deal Frustration match stalled (its 901st deal, contract
+    14, strong against normal): each seat took the other's discarded joker and discarded another,
+    and the stock was never drawn from again, so R16's stalemate never came. The memories are the
+    seats' own (what each seat took is capped at the deck's four jokers)."""
+    state = frustration(["2C~1 2D 2D~1 2H 2H~1 2S~1 JK~1 JK~3 KC KH QC QC~1 QH",
+                         "10D 10D~1 2C 2S AD AD~1 JD JD~1 JK KD KD~1 QD QD~1"],
+                        stock=STALLED_STOCK, discard=STALLED_DISCARD, turn=0, phase="draw", totals=[14, 14],
+                        rebuilds=1)
+    memories = [Memory(deal=1, pile=[key.partition("~")[0] for key in STALLED_DISCARD.split()],
+                       taken={seat: codes.split() for seat, codes in STALLED_TAKEN.items()},
+                       refused={seat: codes.split() for seat, codes in STALLED_REFUSED.items()})
+                for _ in range(2)]
+    players, rngs = [chooser("frustration", "strong"), chooser("frustration", "normal")], [random.Random(0), random.Random(1)]
+    stock = len(state.deal.stock)
+    for _ in range(40):
+        seat = state.deal.turn
+        state, events = state.apply(seat, players[seat](state.player_view(seat), rngs[seat], memories[seat]))
+        for memory in memories:
+            memory.observe(events)
+    assert len(state.deal.stock) < stock
 
 
 def _reachable(*roots) -> list[object]:

@@ -33,6 +33,7 @@ from ..actions import (Action, ChooseTarget, Discard, DrawStock, LayContract, La
                        TakeDiscard)
 from ..cards import Card
 from ..contracts import CONTRACTS, find_contract
+from ..melds import MeldRules
 from ..state import PlayerView
 from . import knowledge
 from .danger import SWAPS_LAY_OFF, danger, fits_table
@@ -71,6 +72,27 @@ OUT_WORTH = 5.0
 
 def _points(card: Card) -> int:
     return min(card.rank, FACE_POINTS) if card.has_rank else FACE_POINTS
+
+
+def _room_for_wild(hand, rules: MeldRules) -> bool:
+    """Whether a hand can place one more wild: under R8 (wilds <= naturals in every meld) a hand
+    holding as many wilds as naturals cannot, and taking a wild from the discard pile would only
+    pass it on (two such seats would pass wilds to each other for ever, never drawing)."""
+    if not rules.wilds_at_most_naturals:
+        return True
+    wilds = sum(1 for card in hand if rules.is_wild(card))
+    return wilds < len(hand) - wilds
+
+
+def _keeping_taken_wild(view: PlayerView, rules: MeldRules, discards: list[Discard],
+                        by_key: dict[str, Card]) -> list[Discard]:
+    """``discards`` less the wilds after a wild was taken from the discard pile this turn, while
+    another discard is legal: wilds stand in for each other, so discarding one would undo the take
+    and could pass the same wild back and forth between seats for ever (S7, R13, F8)."""
+    if view.taken_discard is None or not rules.is_wild(view.taken_discard):
+        return discards
+    naturals = [a for a in discards if not rules.is_wild(by_key[a.card])]
+    return naturals or discards
 
 
 @dataclass(frozen=True)
@@ -113,8 +135,10 @@ class ComputerPlayer:
         top = view.discard_top
         if TakeDiscard() not in view.legal_actions or top is None:
             return DrawStock()
-        if view.wild_rank is not None or outlook.rules.is_wild(top):
+        if view.wild_rank is not None:
             return TakeDiscard()
+        if outlook.rules.is_wild(top):
+            return TakeDiscard() if _room_for_wild(view.hand, outlook.rules) else DrawStock()
         hand = (*view.hand, top)
         if self._requirements(view):
             wanted = find_contract(hand, view.totals[view.seat], outlook.rules, top) is not None
@@ -171,7 +195,7 @@ class ComputerPlayer:
         ending = self._action_card(view, actions)
         if ending is not None:
             return ending
-        discards = [a for a in actions if isinstance(a, Discard)]
+        discards = _keeping_taken_wild(view, rules, [a for a in actions if isinstance(a, Discard)], by_key)
         swaps = [a for a in actions if isinstance(a, SwapWild)]
         if swaps and (not discards or len(view.hand) > WILD_LAY_OFF_HAND or self.variant in SWAPS_LAY_OFF):
             return swaps[0]
