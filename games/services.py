@@ -355,8 +355,9 @@ def play_computer_turn(game_id: int, version: int | None = None) -> bool:
     or late moves nothing.
 
     Returns True when an action was applied. The bot (``bots.chooser`` of the variant and the
-    seat's level; a person's seat is played at the normal level) sees only its own PlayerView, and
-    at the strong level the public events of the deal (``bots.memory.Memory``, from the move log).
+    seat's level; a person's seat is played at the normal level) sees only its own PlayerView and
+    the public events of the deal (``bots.memory.Memory``, from the move log): the normal level
+    only to draw rather than take back a card it discarded this deal, the strong one to weigh them.
     """
     with transaction.atomic():
         game = lock_game(game_id)
@@ -370,7 +371,7 @@ def play_computer_turn(game_id: int, version: int | None = None) -> bool:
         state = store.load_state(rows)
         rng = random.Random(f"{game.seed}:bot:{game.version}")
         level = seat.bot_level or Seat.BotLevel.NORMAL
-        memory = _computer_memory(game, rows.deal.number) if level == Seat.BotLevel.STRONG else None
+        memory = _computer_memory(game, rows.deal.number) if level != Seat.BotLevel.EASY else None
         action = chooser(game.variant, level)(state.player_view(seat.position), rng, memory)
         _apply(rows, state, seat, action, actor)
     return True

@@ -145,6 +145,19 @@ def test_frustration_a_wild_taken_is_not_discarded_again(level):
     assert isinstance(discard, Discard) and discard.card.partition("~")[0] not in ("JK", "2C", "2S")
 
 
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_a_card_discarded_earlier_in_the_deal_is_not_taken_back(level):
+    """Seed 7's Frustration match, with the strong level's measure by draws switched off in a trial,
+    stalled with 4D, 6S and 5C going round: each seat took the other's discard and discarded a card
+    it had discarded before. A seat that remembers its discards draws from the stock instead."""
+    state = build(["4D 4H 5C 6S 9H 9C 9D KS QH JC", "2C 3C 7D 8D 10S JS QS KD AD AS"], discard="2H 4S",
+                  turn=0, phase="draw")
+    choose, rng = chooser("standard", level), random.Random(1)
+    assert choose(state.player_view(0), rng, Memory()) == TakeDiscard()
+    remembering = Memory(deal=1, pile=["2H", "4S"], discarded={0: ["4S"]})
+    assert choose(state.player_view(0), rng, remembering) == DrawStock()
+
+
 STALLED_STOCK = ("3D~1 6D~1 7S~1 10S 10C JS~1 5H 5C~1 10H QS QS~1 KH~1 AH~1 8S~1 8H KC~1 9H 5S~1 QH~1 8C~1 "
                  "3H~1 8D~1 9S~1 7H~1 KS~1 7S 6H 9D 4H~1 9H~1 4D~1 5H~1 7D 3C 9D~1 10S~1 JC JC~1 3H 7H "
                  "JH~1 7D~1 6S~1 9C")
@@ -224,10 +237,11 @@ def test_memory_remembers_only_public_events():
                     {"type": "discard", "seat": 1, "card": "9H~1"},
                     {"type": "take_discard", "seat": 0, "card": "9H~1"}])
     assert (memory.pile, memory.refused, memory.taken) == (["7C"], {1: ["7C"]}, {0: ["9H"]})
+    assert memory.discarded == {0: ["7C"], 1: ["9H"]}
     memory.observe([{"type": "stock_rebuilt", "count": 30}])
-    assert memory.pile == ["7C"]
+    assert memory.pile == ["7C"] and memory.discarded == {0: ["7C"], 1: ["9H"]}
     memory.observe([{"type": "new_deal", "deal": 2, "dealer": 1}])
-    assert (memory.deal, memory.pile, memory.taken, memory.refused) == (2, [], {}, {})
+    assert (memory.deal, memory.pile, memory.taken, memory.refused, memory.discarded) == (2, [], {}, {}, {})
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)

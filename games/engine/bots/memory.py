@@ -26,12 +26,14 @@ class Memory:
         pile: the discard pile as card codes, top last, as far as it was seen since the last rebuild.
         taken: seat -> codes that seat took from the discard pile this deal.
         refused: seat -> codes that were the top discard when that seat drew from the stock.
+        discarded: seat -> codes that seat discarded this deal.
     """
 
     deal: int = 0
     pile: list[str] = field(default_factory=list)
     taken: dict[int, list[str]] = field(default_factory=dict)
     refused: dict[int, list[str]] = field(default_factory=dict)
+    discarded: dict[int, list[str]] = field(default_factory=dict)
 
     @classmethod
     def replay(cls, deal: int, events: list[dict]) -> Memory:
@@ -50,7 +52,7 @@ class Memory:
 
     def clear(self, deal: int) -> None:
         """Forget everything: deal number ``deal`` begins."""
-        self.deal, self.pile, self.taken, self.refused = deal, [], {}, {}
+        self.deal, self.pile, self.taken, self.refused, self.discarded = deal, [], {}, {}, {}
 
     def observe(self, events: list[dict]) -> None:
         """Remember what ``events`` (from ``GameState.apply``) show: discards, takes, refusals, rebuilds.
@@ -65,7 +67,9 @@ class Memory:
                 if self.pile:
                     self.pile.pop()
             elif kind == "discard":
-                self.pile.append(event["card"].partition("~")[0])
+                code = event["card"].partition("~")[0]
+                self.pile.append(code)
+                self.discarded.setdefault(event["seat"], []).append(code)
             elif kind == "stock_rebuilt":
                 self.pile = self.pile[-1:]
             elif kind == "new_deal":

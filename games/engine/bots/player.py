@@ -75,6 +75,17 @@ def _points(card: Card) -> int:
     return min(card.rank, FACE_POINTS) if card.has_rank else FACE_POINTS
 
 
+def _takes_back_own_discard(view: PlayerView, memory: Memory) -> bool:
+    """True when the top discard is a card (by code) this seat discarded earlier in the deal, where
+    taking it is a choice (not in Wild Rummy, whose take is offered only when the card can be
+    played at once, W6, and puts it on the table). Taking such cards back is how seats could pass
+    the same cards round for ever without drawing from the stock (two seats, each taking the
+    other's discard: never R16's stalemate), so both levels that remember draw instead."""
+    top = view.discard_top
+    return (view.wild_rank is None and top is not None
+            and top.code in memory.discarded.get(view.seat, ()))
+
+
 def _room_for_wild(hand, rules: MeldRules) -> bool:
     """Whether a hand can place one more wild: under R8 (wilds <= naturals in every meld) a hand
     holding as many wilds as naturals cannot, and taking a wild from the discard pile would only
@@ -115,9 +126,11 @@ class ComputerPlayer:
         actions = view.legal_actions
         if not actions:
             raise ValueError("no legal action: not this seat's turn")
-        memory = memory if self.informed else None
         if memory is not None:
             memory.sync(view)
+            if DrawStock() in actions and _takes_back_own_discard(view, memory):
+                return DrawStock()
+        memory = memory if self.informed else None
         outlook = self._outlook(view, memory)
         if DrawStock() in actions:
             return self._draw(view, outlook)
