@@ -6,7 +6,8 @@
   took and refused) and planned by draws and outs (``efficiency``); in Standard Rummy and Frayzy it
   also keeps its melds in hand until it can go out in one turn (``STRONG_PLAY``).
 
-Each sees only its own PlayerView and, optionally, its own ``memory.Memory`` of public events.
+Each sees only its own PlayerView and, optionally, its own ``memory.Memory`` of public events (the
+normal level reads it only to avoid taking back its own discards).
 """
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ see only their own PlayerView and their own Memory of public events.
 Draw (S5, W5/W6, R9): take the top discard when it makes a set or run with the hand, can be laid
 off on the table, is wild (under R8 only while the hand holds fewer wilds than naturals), or
 completes a Frustration contract (R10); Wild Rummy lists the take only when the card can be played
-at once (W6), and then it is taken. A wild taken is not followed by a wild discard. Play: lay the contract as
+at once (W6), and then it is taken. Given a memory, neither level takes back a card (by code) it
+discarded earlier in the deal; a wild taken is not followed by a wild discard. Play: lay the contract as
 soon as it can (R10); lay the meld that starts the largest packing of melds (``planning``); lay
 off naturals, and wilds only near the end of a hand; swap wilds out of melds (W11, F13) when nothing
 else plays, in Wild Rummy whatever the hand's size (the freed wild must be played at once, W6, so
