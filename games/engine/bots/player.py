@@ -115,8 +115,9 @@ class ComputerPlayer:
     hand until it can go out in one turn, while every other seat holds more than ``SAFE_HAND`` cards).
 
     Call it as ``player(view, rng, memory=None) -> Action``: ``view`` is the seat's PlayerView,
-    ``rng`` a random.Random for tie-breaks, ``memory`` the seat's Memory (the strong level plays
-    without one too, knowing only the view). Raises ValueError when the view lists no legal action.
+    ``rng`` a random.Random for tie-breaks, ``memory`` the seat's Memory (the normal level reads
+    it only to not take back its own discards; either level plays without one, knowing only the
+    view). Raises ValueError when the view lists no legal action.
     """
 
     variant: str
