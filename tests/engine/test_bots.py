@@ -181,7 +181,8 @@ def test_frustration_two_seats_do_not_pass_wilds_to_each_other_for_ever():
                        taken={seat: codes.split() for seat, codes in STALLED_TAKEN.items()},
                        refused={seat: codes.split() for seat, codes in STALLED_REFUSED.items()})
                 for _ in range(2)]
-    players, rngs = [chooser("frustration", "strong"), chooser("frustration", "normal")], [random.Random(0), random.Random(1)]
+    players = [chooser("frustration", "strong"), chooser("frustration", "normal")]
+    rngs = [random.Random(0), random.Random(1)]
     stock = len(state.deal.stock)
     for _ in range(40):
         seat = state.deal.turn

@@ -12,9 +12,9 @@ a split only counts when every turn can still end with one: each drawn card that
 needs a card of the hand to discard, a loose card or a spare one (a card that would lay off, a
 wild no meld needs, a meld member beyond the least size). So a lone pair is no draw from going
 out (the third card would leave nothing to discard, 0.5): it counts as two loose cards. Before a
-Frustration contract (R10) only the contract counts: the shortfall is the missing cards of its best-placed melds, less
-the wilds. A card without a rank that is not wild (a Frayzy action card) leaves the hand by being
-played, so it is neither loose nor part of a meld.
+Frustration contract (R10) only the contract counts: the shortfall is the missing cards of its
+best-placed melds, less the wilds. A card without a rank that is not wild (a Frayzy action card)
+leaves the hand by being played, so it is neither loose nor part of a meld.
 
 The **outs** of a hand are the unseen copies (``knowledge.unseen``) of the cards that, drawn,
 would lower its shortfall. This is a heuristic for choosing draws and discards; legality is always

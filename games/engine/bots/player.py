@@ -130,13 +130,10 @@ class ComputerPlayer:
             raise ValueError("no legal action: not this seat's turn")
         if memory is not None:
             memory.sync(view)
-            if DrawStock() in actions and _takes_back_own_discard(view, memory):
-                return DrawStock()
-        memory = memory if self.informed else None
-        outlook = self._outlook(view, memory)
         if DrawStock() in actions:
-            return self._draw(view, outlook)
-        return self._play(view, outlook, memory, rng)
+            return self._draw(view, self._outlook(view, memory if self.informed else None), memory)
+        memory = memory if self.informed else None
+        return self._play(view, self._outlook(view, memory), memory, rng)
 
     def _outlook(self, view: PlayerView, memory: Memory | None) -> Outlook:
         unseen = knowledge.unseen(self.variant, view, memory) if self.informed else None
@@ -147,9 +144,12 @@ class ComputerPlayer:
             return CONTRACTS[view.totals[view.seat]]
         return ()
 
-    def _draw(self, view: PlayerView, outlook: Outlook) -> Action:
+    def _draw(self, view: PlayerView, outlook: Outlook, memory: Memory | None) -> Action:
+        """The draw: ``memory``, when given, at either level, only to not take back a discard."""
         top = view.discard_top
         if TakeDiscard() not in view.legal_actions or top is None:
+            return DrawStock()
+        if memory is not None and _takes_back_own_discard(view, memory):
             return DrawStock()
         if view.wild_rank is not None:
             return TakeDiscard()
