@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def test_simulate_plays_frustration_to_a_winner_on_contract_14_and_the_log_replays_it():
     out = StringIO()
-    call_command("simulate", variant="frustration", players=2, games=1, seed="f", stdout=out)
+    call_command("simulate", variant="frustration", players=2, games=1, seed="i", stdout=out)
     result = json.loads(out.getvalue())
     assert (result["finished"], result["stalled"], result["errors"], result["invariant_violations"]) == (1, 0, 0, 0)
     game = Game.objects.get()
