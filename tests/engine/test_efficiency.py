@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from builders import build
+from builders import build, frustration
 
 from games.engine.actions import DrawStock, TakeDiscard
 from games.engine.bots import chooser
@@ -116,3 +116,15 @@ def test_strong_takes_a_discard_that_brings_it_a_draw_closer():
     strong = chooser("standard", "strong")
     assert strong(taking.player_view(0), random.Random(1), Memory()) == TakeDiscard()
     assert strong(leaving.player_view(0), random.Random(1), Memory()) == DrawStock()
+
+
+def test_strong_measures_a_full_hand_building_its_frustration_contract():
+    """Contract 1 (three sets of 3, R4) with 13 cards: 4H makes a third pair, one card closer to
+    the contract though it completes no set, so strong takes it; normal takes only a card that
+    completes a meld. A hand this size is measured because the contract's count is cheap."""
+    hands = ["7C 7D 8C 8H 4S 9D JC KH 3D 6S QH 10C 5D", "AS AH"]
+    state = frustration(hands, discard="4H", turn=0, phase="draw")
+    view = state.player_view(0)
+    assert len(view.hand) == 13 and view.totals[0] == 1
+    assert chooser("frustration", "strong")(view, random.Random(1), Memory()) == TakeDiscard()
+    assert chooser("frustration", "normal")(view, random.Random(1), Memory()) == DrawStock()

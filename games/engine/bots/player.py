@@ -61,8 +61,9 @@ OUTS_COMPARED = 3
 outs (counting the outs of one 10-card hand takes about 50 ms)."""
 MEASURED_HAND_LIMIT = 12
 """With ``informed``, a hand is measured by draws and outs (``efficiency``) only while it holds at most
-this many cards; a larger one (a Frayzy Draw 5 can make it twenty, F14) is played like the normal
-level's, as the measure grows steeply with the hand (outs: about 50 ms at 10 cards, 370 ms at 20)."""
+this many cards, or while it builds a Frustration contract (``_measures``); a larger one (a Frayzy
+Draw 5 can make it twenty, F14) is played like the normal level's, as the measure of melds grows
+steeply with the hand (outs: about 50 ms at 10 cards, 370 ms at 20)."""
 COUNTS_LAST_DISCARD = frozenset({"wild"})
 """With ``informed``, the variants where the hand measure counts that going out takes a discard
 (W12; ``HandMeter``'s ``ends_with_discard``) and a card that would lay off may be kept as that
@@ -144,6 +145,12 @@ class ComputerPlayer:
             return CONTRACTS[view.totals[view.seat]]
         return ()
 
+    def _measures(self, view: PlayerView, size: int) -> bool:
+        """Whether the informed level measures a hand of ``size`` cards by draws and outs: while a
+        Frustration contract is still to lay (R10) at any size, as the contract's missing cards cost
+        little to count (13 or 14 cards: p95 27 ms a decision); otherwise up to ``MEASURED_HAND_LIMIT``."""
+        return self.informed and (bool(self._requirements(view)) or size <= MEASURED_HAND_LIMIT)
+
     def _draw(self, view: PlayerView, outlook: Outlook, memory: Memory | None) -> Action:
         """The draw: ``memory``, when given, at either level, only to not take back a discard."""
         top = view.discard_top
@@ -162,7 +169,7 @@ class ComputerPlayer:
             wanted = fits_table(top, view, outlook.rules, self.variant)
         if len(view.hand) < TAKE_TO_MELD_HAND:
             return TakeDiscard() if wanted else DrawStock()
-        if self.informed and len(hand) <= MEASURED_HAND_LIMIT:
+        if self._measures(view, len(hand)):
             meter = self._meter(view, outlook)
             closer = meter.shortfall(hand, spare=1) < meter.shortfall(view.hand)
             return TakeDiscard() if wanted or closer else DrawStock()
@@ -256,7 +263,7 @@ class ComputerPlayer:
 
     def _ranked(self, view: PlayerView, outlook: Outlook, memory: Memory | None, discards: list[Discard],
                 by_key: dict[str, Card], rng: random.Random) -> list[Discard]:
-        if self.informed and len(view.hand) <= MEASURED_HAND_LIMIT:
+        if self._measures(view, len(view.hand)):
             return self._ranked_by_outs(view, outlook, memory, discards, by_key, rng)
         return sorted(discards, key=lambda a: (self._cost(by_key[a.card], view, outlook, memory), rng.random()))
 
