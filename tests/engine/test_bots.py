@@ -72,19 +72,21 @@ def test_a_hand_that_can_go_out_goes_out(level, state):
     pytest.fail("seat 0 did not go out")
 
 
+@pytest.mark.parametrize("variant", ("standard", "wild"))
 @pytest.mark.parametrize("other_hand, strong_holds", [
     ("AS AH 2C 2D 4H 5H 6S 8C 10D QC", True),
     ("AS AH 2C", False),
 ], ids=["other-seat-far", "other-seat-close"])
-def test_strong_keeps_its_melds_while_the_other_seat_is_far(other_hand, strong_holds):
-    """In Standard Rummy the strong level keeps a set in hand (nobody can lay off on it) and discards,
-    while the other seat holds more than three cards; then it lays the set, as the normal level
-    always does at once (S9, S13)."""
-    state = build(["9S 9H 9D 3C 5D KH QS JD", other_hand], phase="play")
+def test_strong_keeps_its_melds_while_the_other_seat_is_far(variant, other_hand, strong_holds):
+    """In Standard and Wild Rummy the strong level keeps a set in hand (nobody can lay off on it or
+    swap into it) and discards, while the other seat holds more than three cards; then it lays the
+    set, as the normal level always does at once (S9, S13; W10, W11)."""
+    hands = ["9S 9H 9D 3C 5D KH QS JD", other_hand]
+    state = wild(hands, number=4) if variant == "wild" else build(hands, phase="play")
     view = state.player_view(0)
-    strong = chooser("standard", "strong")(view, random.Random(1), Memory())
+    strong = chooser(variant, "strong")(view, random.Random(1), Memory())
     assert isinstance(strong, Discard) is strong_holds
-    assert isinstance(chooser("standard", "normal")(view, random.Random(1)), LayMeld)
+    assert isinstance(chooser(variant, "normal")(view, random.Random(1)), LayMeld)
 
 
 @pytest.mark.parametrize("level", ("normal", "strong"))

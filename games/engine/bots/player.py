@@ -58,7 +58,8 @@ POINTS_WEIGHT = 0.01
 """Between discards of equal worth and danger, the one with more penalty points goes (S13, W14, F17)."""
 OUTS_COMPARED = 3
 """With ``informed``, how many of the best discards (by shortfall, then cost) are compared by their
-outs (counting the outs of one 10-card hand takes about 50 ms)."""
+outs by default (``ComputerPlayer.outs_compared``; counting the outs of one 10-card hand takes
+about 50 ms)."""
 MEASURED_HAND_LIMIT = 12
 """With ``informed``, a hand is measured by draws and outs (``efficiency``) only while it holds at most
 this many cards, or while it builds a Frustration contract (``_measures``); a larger one (a Frayzy
@@ -113,7 +114,9 @@ def _keeping_taken_wild(view: PlayerView, rules: MeldRules, discards: list[Disca
 class ComputerPlayer:
     """A computer player for ``variant``. The strong level sets ``informed`` (counts live cards, reads
     its memory, plans by draws and outs) and, where it wins deals, ``holds_melds`` (keeps its melds in
-    hand until it can go out in one turn, while every other seat holds more than ``SAFE_HAND`` cards).
+    hand until it can go out in one turn, while every other seat holds more than ``SAFE_HAND`` cards),
+    and compares its ``outs_compared`` best discards by their outs (``OUTS_COMPARED`` unless a
+    variant measured more worth it).
 
     Call it as ``player(view, rng, memory=None) -> Action``: ``view`` is the seat's PlayerView,
     ``rng`` a random.Random for tie-breaks, ``memory`` the seat's Memory (the normal level reads
@@ -124,6 +127,7 @@ class ComputerPlayer:
     variant: str
     informed: bool = False
     holds_melds: bool = False
+    outs_compared: int = OUTS_COMPARED
 
     def __call__(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> Action:
         actions = view.legal_actions
@@ -270,14 +274,14 @@ class ComputerPlayer:
     def _ranked_by_outs(self, view: PlayerView, outlook: Outlook, memory: Memory | None, discards: list[Discard],
                         by_key: dict[str, Card], rng: random.Random) -> list[Discard]:
         """Discards best first: fewest draws left to go out (``HandMeter.shortfall``), then the informed
-        cost (``_cost``); the best ``OUTS_COMPARED`` of them then less ``OUT_WORTH`` per out kept."""
+        cost (``_cost``); the best ``outs_compared`` of them then less ``OUT_WORTH`` per out kept."""
         meter = self._meter(view, outlook)
         left = {a.card: [c for c in view.hand if c.key != a.card] for a in discards}
         shortfall = {key: meter.shortfall(hand) for key, hand in left.items()}
 
         cost = {a.card: self._cost(by_key[a.card], view, outlook, memory) for a in discards}
         ranked = sorted(discards, key=lambda a: (shortfall[a.card], cost[a.card], rng.random()))
-        compared = [a for a in ranked[:OUTS_COMPARED] if shortfall[a.card] == shortfall[ranked[0].card]]
+        compared = [a for a in ranked[:self.outs_compared] if shortfall[a.card] == shortfall[ranked[0].card]]
         for action in compared:
             cost[action.card] -= OUT_WORTH * meter.outs(left[action.card])
         return sorted(compared, key=lambda a: cost[a.card]) + ranked[len(compared):]
