@@ -160,6 +160,23 @@ def test_a_card_discarded_earlier_in_the_deal_is_not_taken_back(level):
     assert choose(state.player_view(0), rng, remembering) == DrawStock()
 
 
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_the_other_copy_of_a_card_discarded_earlier_may_be_taken(level):
+    """Frustration Rummy has two copies of each card (R1): only the very card a seat discarded is
+    not taken back. Here 8C completes contract 1 (three sets of 3) after seat 0 discarded 8C~1."""
+    state = frustration(["8H 8S 5D 5S 5C JH JS JD 3C 9D KH AS 4H", "2C 3D 7D 10S QS KD AD QH KS 6C"],
+                        discard="6H 8C", turn=0, phase="draw")
+    choose, rng = chooser("frustration", level), random.Random(1)
+
+    def discarded_by_seat_0(key: str) -> Memory:
+        return Memory.replay(1, [{"type": "discard", "seat": 0, "card": key},
+                                 {"type": "take_discard", "seat": 1, "card": key},
+                                 {"type": "discard", "seat": 1, "card": "8C"}])
+
+    assert choose(state.player_view(0), rng, discarded_by_seat_0("8C~1")) == TakeDiscard()
+    assert choose(state.player_view(0), rng, discarded_by_seat_0("8C")) == DrawStock()
+
+
 STALLED_STOCK = ("3D~1 6D~1 7S~1 10S 10C JS~1 5H 5C~1 10H QS QS~1 KH~1 AH~1 8S~1 8H KC~1 9H 5S~1 QH~1 8C~1 "
                  "3H~1 8D~1 9S~1 7H~1 KS~1 7S 6H 9D 4H~1 9H~1 4D~1 5H~1 7D 3C 9D~1 10S~1 JC JC~1 3H 7H "
                  "JH~1 7D~1 6S~1 9C")
@@ -240,9 +257,9 @@ def test_memory_remembers_only_public_events():
                     {"type": "discard", "seat": 1, "card": "9H~1"},
                     {"type": "take_discard", "seat": 0, "card": "9H~1"}])
     assert (memory.pile, memory.refused, memory.taken) == (["7C"], {1: ["7C"]}, {0: ["9H"]})
-    assert memory.discarded == {0: ["7C"], 1: ["9H"]}
+    assert memory.discarded == {0: ["7C"], 1: ["9H~1"]}
     memory.observe([{"type": "stock_rebuilt", "count": 30}])
-    assert memory.pile == ["7C"] and memory.discarded == {0: ["7C"], 1: ["9H"]}
+    assert memory.pile == ["7C"] and memory.discarded == {}
     memory.observe([{"type": "new_deal", "deal": 2, "dealer": 1}])
     assert (memory.deal, memory.pile, memory.taken, memory.refused, memory.discarded) == (2, [], {}, {}, {})
 

@@ -26,7 +26,8 @@ class Memory:
         pile: the discard pile as card codes, top last, as far as it was seen since the last rebuild.
         taken: seat -> codes that seat took from the discard pile this deal.
         refused: seat -> codes that were the top discard when that seat drew from the stock.
-        discarded: seat -> codes that seat discarded this deal.
+        discarded: seat -> card keys (a second copy is ``7H~1``) that seat discarded since the deal
+            began or the stock was last rebuilt (0.6: those cards are in the stock again).
     """
 
     deal: int = 0
@@ -67,11 +68,11 @@ class Memory:
                 if self.pile:
                     self.pile.pop()
             elif kind == "discard":
-                code = event["card"].partition("~")[0]
-                self.pile.append(code)
-                self.discarded.setdefault(event["seat"], []).append(code)
+                self.pile.append(event["card"].partition("~")[0])
+                self.discarded.setdefault(event["seat"], []).append(event["card"])
             elif kind == "stock_rebuilt":
                 self.pile = self.pile[-1:]
+                self.discarded = {}
             elif kind == "new_deal":
                 self.clear(event["deal"])
 

@@ -6,8 +6,9 @@ see only their own PlayerView and their own Memory of public events.
 Draw (S5, W5/W6, R9): take the top discard when it makes a set or run with the hand, can be laid
 off on the table, is wild (under R8 only while the hand holds fewer wilds than naturals), or
 completes a Frustration contract (R10); Wild Rummy lists the take only when the card can be played
-at once (W6), and then it is taken. Given a memory, neither level takes back a card (by code) it
-discarded earlier in the deal; a wild taken is not followed by a wild discard. Play: lay the contract as
+at once (W6), and then it is taken. Given a memory, neither level takes back the very card it
+discarded since the deal began or the stock was last rebuilt; a wild taken is not followed by a
+wild discard. Play: lay the contract as
 soon as it can (R10); lay the meld that starts the largest packing of melds (``planning``); lay
 off naturals, and wilds only near the end of a hand; swap wilds out of melds (W11, F13) when nothing
 else plays, in Wild Rummy whatever the hand's size (the freed wild must be played at once, W6, so
@@ -79,14 +80,15 @@ def _points(card: Card) -> int:
 
 
 def _takes_back_own_discard(view: PlayerView, memory: Memory) -> bool:
-    """True when the top discard is a card (by code) this seat discarded earlier in the deal, where
-    taking it is a choice (not in Wild Rummy, whose take is offered only when the card can be
-    played at once, W6, and puts it on the table). Taking such cards back is how seats could pass
-    the same cards round for ever without drawing from the stock (two seats, each taking the
-    other's discard: never R16's stalemate), so both levels that remember draw instead."""
+    """True when the top discard is the very card (by key: of two copies, only the one it discarded)
+    this seat discarded since the deal began or the stock was last rebuilt, where taking it is a
+    choice (not in Wild Rummy, whose take is offered only when the card can be played at once, W6,
+    and puts it on the table). Taking such cards back is how seats could pass the same cards round
+    for ever without drawing from the stock (two seats, each taking the other's discard: never
+    R16's stalemate), so both levels that remember draw instead."""
     top = view.discard_top
     return (view.wild_rank is None and top is not None
-            and top.code in memory.discarded.get(view.seat, ()))
+            and top.key in memory.discarded.get(view.seat, ()))
 
 
 def _room_for_wild(hand, rules: MeldRules) -> bool:
