@@ -4,8 +4,9 @@ A card without a rank that is not wild (a Frayzy action card, F1) helps no meld 
 
 This is a heuristic, not a rule: it never decides whether a meld is legal (the engine's meld
 validator and legal actions do). A card scores for the sets and runs it is part of (``MELDED``)
-or could grow into (pairs, neighbours and one-gap neighbours in its suit), each partial meld
-weighted by how many of the cards that would complete it are still live; a wild scores ``WILD``.
+or could grow into (pairs, neighbours and one-gap neighbours in its suit, and for a long
+contract run the naturals of its suit within the run's reach), each partial meld weighted by
+how many of the cards that would complete it are still live; a wild scores ``WILD``.
 ``Outlook`` says which meld kinds count (a Frustration contract may ask for sets only), how long
 they must be, and what is live (None: every card is assumed live, as the normal player does).
 """
@@ -25,6 +26,10 @@ NEIGHBOUR = 5.0
 GAP = 3.0
 WILD_BOOST = 2.0
 LIVE_COPIES = 2
+LONG_RUN = 5
+"""A run needed this long or longer (Frustration contracts 7, 11 and 14: runs of 7, 5 and 9, R4) is
+built from naturals spread over its places, the wilds filling the gaps (R8), so a card also counts
+the naturals of its suit anywhere in the run's reach (``_window_worth``)."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,22 @@ def _run_worth(card: Card, naturals: list[Card], wilds: int, outlook: Outlook) -
     return best
 
 
+def _window_worth(card: Card, naturals: list[Card], outlook: Outlook) -> float:
+    """``NEIGHBOUR`` for each other natural of ``card``'s suit in the best window of
+    ``outlook.run_size`` places that holds ``card`` (distinct places: a second copy fills none)."""
+    rules = outlook.rules
+    places: set[int] = set()
+    for c in naturals:
+        if c.suit == card.suit and c is not card:
+            places.update(run_places(c.rank, rules))
+    size, top = outlook.run_size, ACE_HIGH_RANK if rules.ace_high else 13
+    best = 0
+    for place in run_places(card.rank, rules):
+        for low in range(max(1, place - size + 1), min(place, top - size + 1) + 1):
+            best = max(best, len(places.intersection(range(low, low + size)) - {place}))
+    return min(NEIGHBOUR * best, MELDED)
+
+
 def card_worth(card: Card, hand: Sequence[Card], outlook: Outlook) -> float:
     """How much ``card`` (one of ``hand``) helps ``hand`` toward melds of ``outlook.kinds``."""
     rules = outlook.rules
@@ -130,7 +151,10 @@ def card_worth(card: Card, hand: Sequence[Card], outlook: Outlook) -> float:
     if SET in outlook.kinds:
         worth += _set_worth(card, naturals, wilds, outlook)
     if RUN in outlook.kinds:
-        worth += _run_worth(card, naturals, wilds, outlook)
+        run = _run_worth(card, naturals, wilds, outlook)
+        if outlook.run_size >= LONG_RUN and run < MELDED:
+            run = max(run, _window_worth(card, naturals, outlook))
+        worth += run
     return worth
 
 
