@@ -8,15 +8,14 @@ off on the table, is wild (under R8 only while the hand holds fewer wilds than n
 completes a Frustration contract (R10); Wild Rummy lists the take only when the card can be played
 at once (W6), and then it is taken. Given a memory, neither level takes back the very card it
 discarded since the deal began or the stock was last rebuilt; a wild taken is not followed by a
-wild discard. Play: lay the contract as
-soon as it can (R10); lay the meld that starts the largest packing of melds (``planning``); lay
-off naturals, and wilds only near the end of a hand; swap wilds out of melds (W11, F13) when nothing
-else plays, in Wild Rummy whatever the hand's size (the freed wild must be played at once, W6, so
-the swap shortens the hand like a lay-off: a hand of two goes out with it). A Frayzy turn ends
-with an action card when the hand holds one, a Draw 5 aimed at the seat closest to going out (F4,
-F8, F14). Discard (S7): the card that helps the hand least (``evaluation.card_worth``, its
-melds counted toward the current contract in Frustration), then the least dangerous to give
-away (``danger``), then the most penalty points.
+wild discard. Play: lay the contract as soon as it can (R10); lay the meld that starts the
+largest packing of melds (``planning``); lay off naturals, and wilds only near the end of a hand;
+swap wilds out of melds (W11, F13) when nothing else plays, in Wild Rummy whatever the hand's
+size (the freed wild must be played at once, W6, so the swap shortens the hand like a lay-off: a
+hand of two goes out with it). A Frayzy turn ends with an action card when the hand holds one, a
+Draw 5 aimed at the seat closest to going out (F4, F8, F14). Discard (S7): the card that helps
+the hand least (``evaluation.card_worth``, its melds counted toward the current contract in
+Frustration), then the least dangerous to give away (``danger``), then the most penalty points.
 
 With ``informed`` (the strong level) it also counts only live cards toward partial melds
 (``knowledge.unseen``: cards gone are not live), weighs what the other seats took from and refused
