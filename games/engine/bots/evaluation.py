@@ -93,14 +93,15 @@ def place_code(place: int, suit: str) -> str | None:
     return card_code(rank, suit) if 1 <= rank <= 13 else None
 
 
+def _suit_places(suit: str, naturals: list[Card], rules: MeldRules) -> set[int]:
+    """The run places (``run_places``) that the naturals of ``suit`` take."""
+    return {place for c in naturals if c.suit == suit for place in run_places(c.rank, rules)}
+
+
 def _run_worth(card: Card, naturals: list[Card], wilds: int, outlook: Outlook) -> float:
-    rules = outlook.rules
-    places: set[int] = set()
-    for c in naturals:
-        if c.suit == card.suit:
-            places.update(run_places(c.rank, rules))
+    places = _suit_places(card.suit, naturals, outlook.rules)
     best = 0.0
-    for place in run_places(card.rank, rules):
+    for place in run_places(card.rank, outlook.rules):
         low = high = place
         while low - 1 in places:
             low -= 1
@@ -126,10 +127,7 @@ def _window_worth(card: Card, naturals: list[Card], outlook: Outlook) -> float:
     """``NEIGHBOUR`` for each other natural of ``card``'s suit in the best window of
     ``outlook.run_size`` places that holds ``card`` (distinct places: a second copy fills none)."""
     rules = outlook.rules
-    places: set[int] = set()
-    for c in naturals:
-        if c.suit == card.suit and c is not card:
-            places.update(run_places(c.rank, rules))
+    places = _suit_places(card.suit, naturals, rules)
     size, top = outlook.run_size, ACE_HIGH_RANK if rules.ace_high else 13
     best = 0
     for place in run_places(card.rank, rules):
