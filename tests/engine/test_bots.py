@@ -11,7 +11,7 @@ import random
 import types
 
 import pytest
-from builders import build, frustration, wild
+from builders import build, frayzy, frustration, wild
 
 from games.engine.actions import Discard, DrawStock, LayContract, LayMeld, LayOff, SwapWild, TakeDiscard
 from games.engine.bots import LEVELS, chooser, knowledge
@@ -87,6 +87,18 @@ def test_strong_keeps_its_melds_while_the_other_seat_is_far(variant, other_hand,
     strong = chooser(variant, "strong")(view, random.Random(1), Memory())
     assert isinstance(strong, Discard) is strong_holds
     assert isinstance(chooser(variant, "normal")(view, random.Random(1)), LayMeld)
+
+
+@pytest.mark.parametrize("other_hand, strong_holds", [
+    ("R1 B2 G3 Y4 R5", True),
+    ("R1 B2 G3 Y4", False),
+], ids=["other-seat-holds-five", "other-seat-holds-four"])
+def test_strong_frayzy_lays_its_melds_once_the_other_seat_holds_four_cards(other_hand, strong_holds):
+    """In Frayzy the strong level's margin is one card wider than in Standard Rummy: it lays its set
+    when the other seat is down to four cards, as melds caught in hand count against it (F17)."""
+    state = frayzy(["R7 B7 G7 R2 B5 G11 Y9 Y3", other_hand])
+    strong = chooser("frayzy", "strong")(state.player_view(0), random.Random(1), Memory())
+    assert isinstance(strong, Discard) is strong_holds
 
 
 @pytest.mark.parametrize("level", ("normal", "strong"))

@@ -52,7 +52,8 @@ three and a card to end the turn remain (0.5); two short hands would otherwise p
 and forth for ever."""
 SAFE_HAND = 3
 """With ``holds_melds``, melds are kept in hand only while every other seat holds more than this many
-cards: a seat with fewer may go out soon, and melds still in hand then count against the holder (S13, W14)."""
+cards (by default; ``ComputerPlayer.safe_hand``): a seat with fewer may go out soon, and melds
+still in hand then count against the holder (S13, W14, F17)."""
 FACE_POINTS = 10
 POINTS_WEIGHT = 0.01
 """Between discards of equal worth and danger, the one with more penalty points goes (S13, W14, F17)."""
@@ -115,9 +116,9 @@ def _keeping_taken_wild(view: PlayerView, rules: MeldRules, discards: list[Disca
 class ComputerPlayer:
     """A computer player for ``variant``. The strong level sets ``informed`` (counts live cards, reads
     its memory, plans by draws and outs) and, where it wins deals, ``holds_melds`` (keeps its melds in
-    hand until it can go out in one turn, while every other seat holds more than ``SAFE_HAND`` cards),
-    and compares its ``outs_compared`` best discards by their outs (``OUTS_COMPARED`` unless a
-    variant measured more worth it).
+    hand until it can go out in one turn, while every other seat holds more than ``safe_hand``
+    cards), and compares its ``outs_compared`` best discards by their outs (``SAFE_HAND`` and
+    ``OUTS_COMPARED`` unless a variant measured other values better, ``bots.STRONG_PLAY``).
 
     Call it as ``player(view, rng, memory=None) -> Action``: ``view`` is the seat's PlayerView,
     ``rng`` a random.Random for tie-breaks, ``memory`` the seat's Memory (the normal level reads
@@ -128,6 +129,7 @@ class ComputerPlayer:
     variant: str
     informed: bool = False
     holds_melds: bool = False
+    safe_hand: int = SAFE_HAND
     outs_compared: int = OUTS_COMPARED
 
     def __call__(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> Action:
@@ -180,10 +182,9 @@ class ComputerPlayer:
             return TakeDiscard() if wanted or closer else DrawStock()
         return TakeDiscard() if wanted or card_worth(top, hand, outlook) >= MELDED else DrawStock()
 
-    @staticmethod
-    def _others_far(view: PlayerView) -> bool:
-        """True while every other seat holds more than ``SAFE_HAND`` cards."""
-        return all(size > SAFE_HAND for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
+    def _others_far(self, view: PlayerView) -> bool:
+        """True while every other seat holds more than ``safe_hand`` cards."""
+        return all(size > self.safe_hand for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
 
     @staticmethod
     def _leader(view: PlayerView) -> int:
