@@ -357,7 +357,8 @@ def play_computer_turn(game_id: int, version: int | None = None) -> bool:
     Returns True when an action was applied. The bot (``bots.chooser`` of the variant and the
     seat's level; a person's seat is played at the normal level) sees only its own PlayerView and
     the public events of the deal (``bots.memory.Memory``, from the move log): the normal level
-    only to draw rather than take back a card it discarded this deal, the strong one to weigh them.
+    only to draw rather than take back the very card it discarded (since the deal began or the
+    stock was last rebuilt), the strong one to weigh them.
     """
     with transaction.atomic():
         game = lock_game(game_id)

@@ -98,8 +98,7 @@ def _suit_places(suit: str, naturals: list[Card], rules: MeldRules) -> set[int]:
     return {place for c in naturals if c.suit == suit for place in run_places(c.rank, rules)}
 
 
-def _run_worth(card: Card, naturals: list[Card], wilds: int, outlook: Outlook) -> float:
-    places = _suit_places(card.suit, naturals, outlook.rules)
+def _run_worth(card: Card, places: set[int], wilds: int, outlook: Outlook) -> float:
     best = 0.0
     for place in run_places(card.rank, outlook.rules):
         low = high = place
@@ -123,11 +122,11 @@ def _run_worth(card: Card, naturals: list[Card], wilds: int, outlook: Outlook) -
     return best
 
 
-def _window_worth(card: Card, naturals: list[Card], outlook: Outlook) -> float:
-    """``NEIGHBOUR`` for each other natural of ``card``'s suit in the best window of
-    ``outlook.run_size`` places that holds ``card`` (distinct places: a second copy fills none)."""
+def _window_worth(card: Card, places: set[int], outlook: Outlook) -> float:
+    """``NEIGHBOUR`` for each other natural of ``card``'s suit (``places``: the run places its
+    suit's naturals take) in the best window of ``outlook.run_size`` places that holds ``card``
+    (distinct places: a second copy fills none)."""
     rules = outlook.rules
-    places = _suit_places(card.suit, naturals, rules)
     size, top = outlook.run_size, ACE_HIGH_RANK if rules.ace_high else 13
     best = 0
     for place in run_places(card.rank, rules):
@@ -149,9 +148,10 @@ def card_worth(card: Card, hand: Sequence[Card], outlook: Outlook) -> float:
     if SET in outlook.kinds:
         worth += _set_worth(card, naturals, wilds, outlook)
     if RUN in outlook.kinds:
-        run = _run_worth(card, naturals, wilds, outlook)
+        places = _suit_places(card.suit, naturals, rules)
+        run = _run_worth(card, places, wilds, outlook)
         if outlook.run_size >= LONG_RUN and run < MELDED:
-            run = max(run, _window_worth(card, naturals, outlook))
+            run = max(run, _window_worth(card, places, outlook))
         worth += run
     return worth
 
