@@ -264,7 +264,8 @@ def _run_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card]
         return [], f"A run has at most {rules.run_max} cards."
     suit, size = naturals[0].suit, len(cards)
     mappings = [{c: c.rank for c in naturals}]
-    if rules.ace_high and any(c.rank == 1 for c in naturals):
+    # A run of 13 holds every rank: read with the ace high it is the same meld, so it is read once, ace low (R7).
+    if rules.ace_high and any(c.rank == 1 for c in naturals) and size < ACE_HIGH_RANK - 1:
         mappings.append({c: ACE_HIGH_RANK if c.rank == 1 else c.rank for c in naturals})
     top = ACE_HIGH_RANK if rules.ace_high else rules.run_top
     found: list[MeldShape] = []

@@ -7,7 +7,7 @@ import pytest
 
 from builders import (DrawStock, FrustrationRummy, Phase, TakeDiscard, card, cards, deal_cards, discard,
                       expect_illegal, frustration, held, lay_meld, lay_off, meld_notation, play, swap)
-from games.engine.actions import LayContract, action_from_json
+from games.engine.actions import LayContract, LayMeld, LayOff, action_from_json
 from games.engine.cards import standard_deck
 from games.engine.contracts import CONTRACTS, contract_text, find_contract, group_label
 from games.engine.errors import IllegalAction
@@ -339,3 +339,32 @@ def test_every_card_stays_in_one_place_after_a_contract():
     state = frustration(["5S 5H JK 7H 7H~1 7S 9C 9D 2C KS", "KH QH"])
     after, _ = state.apply(0, contract("5S 5H JK", "7H 7H~1 7S", "9C 9D 2C"))
     assert deal_cards(after) == FULL_DECK
+
+
+THIRTEEN_HEARTS = "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"
+
+
+def test_r7_a_13_card_run_with_a_natural_ace_is_laid_down_with_the_ace_low():
+    state = frustration(["AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 9C", "5S 6S"], laid_down=[True, False])
+    listed = [a for a in state.legal_actions(0) if isinstance(a, LayMeld) and len(a.cards) == 13]
+    assert len(listed) == 1
+    after, _ = state.apply(0, listed[0])
+    assert meld_notation(after) == ["AH 2H=2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"]
+    after, _ = state.apply(0, lay_meld(THIRTEEN_HEARTS))
+    assert meld_notation(after) == ["AH 2H=2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"]
+
+
+def test_r7_a_run_completed_to_13_cards_by_the_king_takes_the_lay_off():
+    state = frustration(["KH 9C", "5S 6S"], melds=[(0, "AH 2H=2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH")],
+                        laid_down=[True, False])
+    assert [a for a in state.legal_actions(0) if isinstance(a, LayOff)] == [LayOff(1, ("KH",))]
+    after, _ = state.apply(0, lay_off(1, "KH"))
+    assert meld_notation(after) == ["AH 2H=2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"]
+
+
+def test_r7_a_run_completed_to_13_cards_by_a_wild_below_an_ace_high_run_takes_the_lay_off():
+    state = frustration(["JK 9C", "5S 6S"], melds=[(0, "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH")],
+                        laid_down=[True, False])
+    assert [a for a in state.legal_actions(0) if isinstance(a, LayOff)] == [LayOff(1, ("JK",), (("JK", "2H"),))]
+    after, _ = state.apply(0, lay_off(1, "JK=2H"))
+    assert meld_notation(after) == ["AH JK=2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"]
