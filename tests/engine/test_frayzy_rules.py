@@ -480,3 +480,13 @@ def test_0_7_a_refused_action_changes_nothing():
     state = frayzy(["W~1 B5", "B2 B3"], melds=[(1, "B4 W=B5 B6")])
     expect_illegal(state, 0, lay_off(1, "W~1"), "bad_lay_off")
     expect_illegal(state, 1, discard("B2"), "not_your_turn", "0.1")
+
+
+def test_0_5_a_swap_that_would_leave_only_the_taken_wild_is_not_listed_and_is_refused():
+    state = frayzy(["Y5", "B2 B3"], melds=[(1, "R5 B5 G5")], discard="R9 W", phase="draw")
+    taken, _ = state.apply(0, TakeDiscard())
+    laid, _ = taken.apply(0, lay_off(1, "W"))
+    assert not any(isinstance(a, SwapWild) for a in laid.legal_actions(0))
+    expect_illegal(laid, 0, swap(1, "Y5"), "dead_end", "0.5")
+    assert laid.legal_actions(0) == [Discard("Y5")]
+

@@ -163,8 +163,9 @@ class Frayzy(Variant):
                 if lays_off:
                     actions += [LayOff(meld.id, (card.key,), declaration(grown, (card,)))
                                 for grown in extension_readings(meld.shape, (card,), MELD_RULES)[0]]
-                # A swap keeps the hand's size and brings in the Wild, which may always be discarded.
-                actions += [SwapWild(meld.id, card.key, wild.key) for wild in swappable_wilds(meld.shape, card, MELD_RULES)]
+                # A swap brings the Wild into the hand, which then ends the turn unless it is the taken discard.
+                actions += [SwapWild(meld.id, card.key, wild.key) for wild in swappable_wilds(meld.shape, card, MELD_RULES)
+                            if self._way_out(deal, [*hand, wild], (card,))]
         actions += [Discard(c.key) for c in hand if c != deal.taken_discard and not c.is_action]
         played: set[str] = set()
         for card in hand:
