@@ -490,3 +490,8 @@ def test_0_5_a_swap_that_would_leave_only_the_taken_wild_is_not_listed_and_is_re
     expect_illegal(laid, 0, swap(1, "Y5"), "dead_end", "0.5")
     assert laid.legal_actions(0) == [Discard("Y5")]
 
+
+def test_f16_a_position_with_an_empty_stock_offers_no_draw_from_it_and_refuses_one():
+    state = frayzy(["R1 R2", "B1 B2"], stock="", discard="G9", phase="draw")
+    assert state.legal_actions(0) == [TakeDiscard()]
+    expect_illegal(state, 0, DrawStock(), "empty_stock", "F16")

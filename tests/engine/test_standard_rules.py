@@ -891,3 +891,10 @@ def test_s14_s15_table_options_are_checked(options):
 
 def test_s14_s15_table_options_round_trip_as_json():
     assert make_variant("standard", {"target": 50, "going_rummy": True}).options() == {"target": 50, "going_rummy": True}
+
+
+def test_0_6_a_position_with_an_empty_stock_offers_no_draw_from_it_and_refuses_one():
+    state = build(["2C 3D", "4H 5S"], stock="", discard="7S 8D")
+    assert state.legal_actions(0) == [TakeDiscard()]
+    refusal = expect_illegal(state, 0, DrawStock(), "empty_stock", "0.6")
+    assert refusal.message

@@ -48,7 +48,8 @@ class Variant:
     stalemate), ``deals_in_game`` (a fixed number of deals, or None when points end the game),
     ``game_end_rule`` (cited when a move comes after the end), ``draw_rule`` (the draw's rule),
     ``allows_swaps`` (W11, F13), ``swap_rule`` (cited when swaps are refused: S10, R12),
-    ``freed_wild_pending`` (W6: a wild freed by a swap must be played this turn; not in Frayzy, F13).
+    ``freed_wild_pending`` (W6: a wild freed by a swap must be played this turn; not in Frayzy, F13),
+    ``stock_rule`` (cited when a draw finds the stock empty: 0.6, F16).
     """
 
     name = ""
@@ -63,6 +64,7 @@ class Variant:
     allows_swaps = False
     swap_rule = "S10"
     freed_wild_pending = True
+    stock_rule = "0.6"
 
     # ----- hooks ---------------------------------------------------------------------------
 
@@ -78,16 +80,14 @@ class Variant:
         """The meld rules in force in ``deal`` (e.g. Wild Rummy's wild rank changes per deal)."""
         raise NotImplementedError
 
-    def draw_actions(self, state: GameState, seat: int) -> list[Action]:
-        """The legal draws of ``seat`` (the draw phase)."""
-        raise NotImplementedError
-
     def play_actions(self, state: GameState, seat: int) -> list[Action]:
         """The legal melds, lay-offs, swaps and discards of ``seat`` (the play phase)."""
         raise NotImplementedError
 
-    def check_take_discard(self, state: GameState, seat: int) -> None:
-        """Refuse taking the discard when the variant forbids it now (W6). Default: allowed."""
+    def take_refusal(self, state: GameState, seat: int) -> IllegalAction | None:
+        """Why ``seat`` may not take the top discard now (W6, F6), or None. Default: None, the top
+        card of a non-empty pile may always be taken (S5, R9)."""
+        return None
 
     def after_play(self, state: GameState, seat: int, played: list[Card], events: list[dict]) -> None:
         """Called after ``played`` left ``seat``'s hand by a meld, lay-off or swap: enforce 0.5
@@ -135,6 +135,15 @@ class Variant:
             return self.draw_actions(state, seat)
         return self.play_actions(state, seat)
 
+    def draw_actions(self, state: GameState, seat: int) -> list[Action]:
+        """The legal draws of ``seat``: DrawStock while the stock holds a card (0.6, F16), and
+        TakeDiscard when the pile has a card the variant lets ``seat`` take (``take_refusal``)."""
+        deal = state.deal
+        actions: list[Action] = [DrawStock()] if deal.stock else []
+        if deal.discard and self.take_refusal(state, seat) is None:
+            actions.append(TakeDiscard())
+        return actions
+
     def play(self, state: GameState, seat: int, action: Action, events: list[dict]) -> None:
         """Carry out ``action`` by ``seat`` on ``state`` (a copy) and append its events.
 
@@ -169,9 +178,13 @@ class Variant:
         return [by_key[k] for k in keys]
 
     def draw_stock(self, state: GameState, seat: int, events: list[dict]) -> None:
-        """Draw the stock's top card (S5, W5) and rebuild an emptied stock at once (0.6)."""
+        """Draw the stock's top card (S5, W5) and rebuild an emptied stock at once (0.6).
+
+        Raises IllegalAction: ``wrong_phase``; ``empty_stock`` (a position no game reaches, 0.6, F16)."""
         self.require_phase(state, Phase.DRAW, "You have already drawn this turn.")
         deal = state.deal
+        if not deal.stock:
+            raise IllegalAction("empty_stock", "The stock is empty: there is no card to draw from it.", self.stock_rule)
         bisect.insort(deal.hands[seat], deal.stock.pop())
         events.append({"type": "draw_stock", "seat": seat})
         deal.phase = Phase.PLAY
@@ -179,12 +192,14 @@ class Variant:
             self.rebuild_stock(state, events)
 
     def take_discard(self, state: GameState, seat: int, events: list[dict]) -> None:
-        """Take the discard pile's top card (S5, W5); the variant may refuse it first."""
+        """Take the discard pile's top card (S5, W5); the variant may refuse it first (``take_refusal``)."""
         self.require_phase(state, Phase.DRAW, "You have already drawn this turn.")
         deal = state.deal
         if not deal.discard:
             raise IllegalAction("empty_discard", "The discard pile is empty.", self.draw_rule)
-        self.check_take_discard(state, seat)
+        refusal = self.take_refusal(state, seat)
+        if refusal is not None:
+            raise refusal
         card = deal.discard.pop()
         deal.taken_discard = card
         bisect.insort(deal.hands[seat], card)

@@ -17,8 +17,7 @@ import bisect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..actions import (Action, ChooseTarget, Discard, DrawStock, LayMeld, LayOff, PlayAction, SwapWild,
-                       TakeDiscard)
+from ..actions import Action, ChooseTarget, Discard, LayMeld, LayOff, PlayAction, SwapWild
 from ..cards import DISCARD1, DRAW5, FRAYZY_WILD, NUMBERS, SKIP, Card, frayzy_deck
 from ..errors import IllegalAction
 from ..candidates import candidate_melds
@@ -72,6 +71,7 @@ class Frayzy(Variant):
     game_end_rule = "F18"
     draw_rule = "F6"
     swap_rule = "F13"
+    stock_rule = "F16"
     allows_swaps = True
     freed_wild_pending = False
     max_rebuilds = 0
@@ -144,11 +144,6 @@ class Frayzy(Variant):
             return [Discard(c.key) for c in deal.hands[seat]]
         return super().legal_actions(state, seat)
 
-    def draw_actions(self, state: GameState, seat: int) -> list[Action]:
-        """DrawStock, and TakeDiscard unless the pile is empty or an action card is on top (F6)."""
-        top = state.deal.discard[-1] if state.deal.discard else None
-        return [DrawStock(), TakeDiscard()] if top is not None and not top.is_action else [DrawStock()]
-
     def play_actions(self, state: GameState, seat: int) -> list[Action]:
         """Every new meld with each reading of its wild (F9-F11), every single-card lay-off (F12) and
         wild swap (F13), each leaving a card that can end the turn (0.5, F15); then each allowed
@@ -214,12 +209,13 @@ class Frayzy(Variant):
             return
         super().play(state, seat, action, events)
 
-    def check_take_discard(self, state: GameState, seat: int) -> None:
+    def take_refusal(self, state: GameState, seat: int) -> IllegalAction | None:
         """F6: the discard pile is closed while an action card is on top."""
         top = state.deal.discard[-1]
-        if top.is_action:
-            raise IllegalAction("discard_closed", f"The discard pile is closed while {show(top)} is on top: "
-                                "draw from the stock.", "F6")
+        if not top.is_action:
+            return None
+        return IllegalAction("discard_closed", f"The discard pile is closed while {show(top)} is on top: "
+                             "draw from the stock.", "F6")
 
     def after_play(self, state: GameState, seat: int, played: list[Card], events: list[dict]) -> None:
         """0.5, F15: refuse a meld, lay-off or swap that empties the hand or leaves only the card

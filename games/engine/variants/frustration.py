@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..actions import Action, Discard, DrawStock, LayContract, LayMeld, LayOff, TakeDiscard
+from ..actions import Action, Discard, LayContract, LayMeld, LayOff
 from ..cards import Card, standard_deck
 from ..contracts import CONTRACTS, LAST_CONTRACT, contract_text, find_contract, group_label
 from ..errors import IllegalAction
@@ -100,10 +100,6 @@ class FrustrationRummy(Variant):
         return MELD_RULES
 
     # ----- legal actions -------------------------------------------------------------------
-
-    def draw_actions(self, state: GameState, seat: int) -> list[Action]:
-        """DrawStock, and TakeDiscard when the pile has a card (R9)."""
-        return [DrawStock(), TakeDiscard()] if state.deal.discard else [DrawStock()]
 
     def contract_hint(self, state: GameState, seat: int) -> LayContract | None:
         """One way to lay down ``seat``'s contract now (found by ``contracts.find_contract``), or None."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..actions import Action, Discard, DrawStock, LayMeld, LayOff, TakeDiscard
+from ..actions import Action, Discard, LayMeld, LayOff
 from ..cards import Card, standard_deck
 from ..errors import IllegalAction
 from ..candidates import candidate_melds
@@ -94,10 +94,6 @@ class StandardRummy(Variant):
     def meld_rules_for(self, deal: DealState) -> MeldRules:
         """S8 in every hand."""
         return self.meld_rules
-
-    def draw_actions(self, state: GameState, seat: int) -> list[Action]:
-        """DrawStock, and TakeDiscard when the pile has a card (S5)."""
-        return [DrawStock(), TakeDiscard()] if state.deal.discard else [DrawStock()]
 
     def play_actions(self, state: GameState, seat: int) -> list[Action]:
         """Each legal new meld (S8) and single-card lay-off (S9), then each allowed discard (S7),

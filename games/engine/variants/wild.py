@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard
+from ..actions import Action, Discard, LayMeld, LayOff, SwapWild
 from ..cards import RANKS, Card, standard_deck
 from ..errors import IllegalAction
 from ..candidates import candidate_melds
@@ -87,13 +87,6 @@ class WildRummy(Variant):
                           turn_up=False, phase=Phase.PLAY, wild_rank=number)
 
     # ----- legal actions -------------------------------------------------------------------
-
-    def draw_actions(self, state: GameState, seat: int) -> list[Action]:
-        """DrawStock, and TakeDiscard when the top discard can be played at once (W5, W6)."""
-        actions: list[Action] = [DrawStock()]
-        if state.deal.discard and self._take_is_playable(state, seat):
-            actions.append(TakeDiscard())
-        return actions
 
     def play_actions(self, state: GameState, seat: int) -> list[Action]:
         """Every meld with each legal reading of its wilds (W7-W9, 0.3), every single-card lay-off
@@ -173,11 +166,12 @@ class WildRummy(Variant):
 
     # ----- steps ---------------------------------------------------------------------------
 
-    def check_take_discard(self, state: GameState, seat: int) -> None:
+    def take_refusal(self, state: GameState, seat: int) -> IllegalAction | None:
         """W6: the discard may be taken only if it can be played at once (and the turn still end, 0.5)."""
-        if not self._take_is_playable(state, seat):
-            raise IllegalAction("discard_not_playable", f"You may take {show(state.deal.discard[-1])} only if you "
-                                "can play it straight away in a meld, a lay-off or a wild swap.", "W6")
+        if self._take_is_playable(state, seat):
+            return None
+        return IllegalAction("discard_not_playable", f"You may take {show(state.deal.discard[-1])} only if you "
+                             "can play it straight away in a meld, a lay-off or a wild swap.", "W6")
 
     def take_discard(self, state: GameState, seat: int, events: list[dict]) -> None:
         """Take the top discard (W5); it becomes pending (W6)."""
