@@ -358,3 +358,23 @@ def test_0_7_conservation_after_a_swap_and_lay_off():
     before = deal_cards(state)
     after, _ = play(state, 0, swap(1, "6H"), lay_off(1, "2S=8H"))
     assert deal_cards(after) == before == FULL_DECK
+
+
+def test_w6_the_discard_may_be_taken_to_lay_off_together_with_cards_from_the_hand():
+    state = wild(["6H 9C", "KS QS"], melds=[(1, "7H 8H 9H")], phase="draw", discard="5H", number=13)
+    assert TakeDiscard() in state.legal_actions(0)
+    taken, _ = state.apply(0, TakeDiscard())
+    together, _ = play(taken, 0, lay_off(1, "5H 6H"), discard("9C"))
+    assert together.last_result.winner == 0
+    assert LayOff(1, ("6H",)) in taken.legal_actions(0)
+    one_by_one, _ = play(taken, 0, lay_off(1, "6H"), lay_off(1, "5H"))
+    assert meld_notation(one_by_one) == ["5H 6H 7H 8H 9H"] and one_by_one.deal.pending == []
+
+
+def test_w6_a_play_that_keeps_the_pending_card_playable_with_cards_from_the_hand_is_legal():
+    state = wild(["6H 4C 9C", "KS QS"], melds=[(1, "7H 8H 9H"), (1, "5C 6C 7C")], discard="5H", phase="draw",
+                 number=13)
+    taken, _ = state.apply(0, TakeDiscard())
+    assert LayOff(2, ("4C",)) in taken.legal_actions(0)
+    after, _ = play(taken, 0, lay_off(2, "4C"), lay_off(1, "5H 6H"), discard("9C"))
+    assert after.last_result.winner == 0

@@ -15,13 +15,14 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Discard, LayMeld, LayOff, SwapWild
 from ..cards import RANKS, Card, standard_deck
 from ..errors import IllegalAction
 from ..candidates import candidate_melds
-from ..melds import (MeldRules, MeldShape, add_surplus_wild, declaration, extend_meld,
+from ..melds import (RUN, MeldRules, MeldShape, add_surplus_wild, declaration, extend_meld,
                      extension_readings, show, show_cards, swappable_wilds)
 from ..state import DealState, HandResult, Phase, TableMeld
 from .base import Variant
@@ -100,7 +101,7 @@ class WildRummy(Variant):
 
     def _plays(self, state: GameState, seat: int, only_pending: bool) -> list[Action]:
         """Candidate melds, lay-offs and swaps (before the 0.5 look-ahead); with ``only_pending``
-        only those that play a pending card."""
+        only those that play a pending card, alone or laid off with other cards from the hand (W6)."""
         deal = state.deal
         rules = self.meld_rules_for(deal)
         hand = deal.hands[seat]
@@ -123,6 +124,28 @@ class WildRummy(Variant):
                                                                               (card,))))
                 for wild in swappable_wilds(meld.shape, card, rules):
                     actions.append(SwapWild(meld.id, card.key, wild.key))
+        if only_pending:
+            actions += self._lay_offs_with_hand_cards(deal, rules, hand, pending)
+        return actions
+
+    @staticmethod
+    def _lay_offs_with_hand_cards(deal: DealState, rules: MeldRules, hand: list[Card], pending: set[Card]) -> list[LayOff]:
+        """W6: a pending card laid off together with other cards from the hand, with each reading of
+        the wilds (5H with 6H on 7H 8H 9H). Only runs take more than one card: a set of 3 has room
+        for one (W7)."""
+        actions: list[LayOff] = []
+        for meld in deal.melds:
+            if meld.shape.kind != RUN:
+                continue
+            suit = next(c.suit for c in meld.shape.cards if not rules.is_wild(c))
+            fitting = [c for c in hand if rules.is_wild(c) or c.suit == suit]
+            for card in (c for c in fitting if c in pending):
+                others = [c for c in fitting if c != card]
+                for size in range(1, len(others) + 1):
+                    for group in combinations(others, size):
+                        played = (card, *group)
+                        actions += [LayOff(meld.id, tuple(c.key for c in played), declaration(grown, played))
+                                    for grown in extension_readings(meld.shape, played, rules)[0]]
         return actions
 
     def _still_finishes(self, state: GameState, seat: int, action: Action) -> bool:
@@ -171,7 +194,8 @@ class WildRummy(Variant):
         if self._take_is_playable(state, seat):
             return None
         return IllegalAction("discard_not_playable", f"You may take {show(state.deal.discard[-1])} only if you "
-                             "can play it straight away in a meld, a lay-off or a wild swap.", "W6")
+                             "can play it straight away, alone or with cards from your hand, in a new meld, a "
+                             "lay-off or a wild swap.", "W6")
 
     def take_discard(self, state: GameState, seat: int, events: list[dict]) -> None:
         """Take the top discard (W5); it becomes pending (W6)."""
