@@ -160,13 +160,23 @@ def _seat_number(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def distinct_card_keys(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """``keys`` when they name at least one card and no card twice.
+
+    Raises IllegalAction("malformed", rule 0.7): no card, or a card named twice (a meld of one
+    physical card three times is no meld)."""
+    if not keys:
+        raise IllegalAction("malformed", "Choose one or more cards.", "0.7")
+    if len(set(keys)) != len(keys):
+        raise IllegalAction("malformed", "The same card was chosen twice.", "0.7")
+    return keys
+
+
 def _card_list(data: dict) -> tuple[str, ...]:
     cards = data.get("cards")
-    if not isinstance(cards, list) or not cards or not all(isinstance(c, str) and c for c in cards):
-        raise IllegalAction("malformed", "Choose one or more cards.")
-    if len(set(cards)) != len(cards):
-        raise IllegalAction("malformed", "The same card was chosen twice.")
-    return tuple(cards)
+    if not isinstance(cards, list) or not all(isinstance(c, str) and c for c in cards):
+        raise IllegalAction("malformed", "Choose one or more cards.", "0.7")
+    return distinct_card_keys(tuple(cards))
 
 
 def _wild_list(data: dict, cards: tuple[str, ...]) -> tuple[tuple[str, str], ...]:

@@ -368,3 +368,8 @@ def test_r7_a_run_completed_to_13_cards_by_a_wild_below_an_ace_high_run_takes_th
     assert [a for a in state.legal_actions(0) if isinstance(a, LayOff)] == [LayOff(1, ("JK",), (("JK", "2H"),))]
     after, _ = state.apply(0, lay_off(1, "JK=2H"))
     assert meld_notation(after) == ["AH JK=2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"]
+
+
+def test_r6_a_set_of_one_physical_card_named_three_times_is_refused():
+    state = frustration(["7H 7S 9C 4D", "5S 6S"], laid_down=[True, False])
+    expect_illegal(state, 0, LayMeld(("7H", "7H", "7H")), "malformed", "0.7")

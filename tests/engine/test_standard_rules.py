@@ -14,7 +14,7 @@ from builders import (
     DrawStock, Phase, TakeDiscard, build, card, cards, deal_cards, discard, expect_illegal, held, lay_meld,
     lay_off, meld_keys, play, snapshot, sorted_keys,
 )
-from games.engine.actions import Discard, LayMeld, PlayAction, action_from_json
+from games.engine.actions import Discard, LayMeld, LayOff, PlayAction, action_from_json
 from games.engine.cards import RANKS, SUITS, shuffled, standard_deck
 from games.engine.errors import IllegalAction
 from games.engine.melds import read_meld
@@ -750,7 +750,7 @@ ILLEGAL = {
     "lay_off_a_table_card": (lambda: position("play"), 0, lay_off(1, "9H"), "not_in_hand"),
     "unknown_card_name": (lambda: position("play"), 0, Discard("ZZ"), "not_in_hand"),
     "bad_meld": (lambda: position("play"), 0, lay_meld("4C 5C 9D"), "bad_meld"),
-    "same_card_three_times": (lambda: position("play"), 0, LayMeld(("4C", "4C", "4C")), "bad_meld"),
+    "same_card_three_times": (lambda: position("play"), 0, LayMeld(("4C", "4C", "4C")), "malformed"),
     "bad_lay_off": (lambda: position("play"), 0, lay_off(1, "9D"), "bad_lay_off"),
     "no_such_meld": (lambda: position("play"), 0, lay_off(2, "9D"), "no_such_meld"),
     "taken_discard": (taken_9s, 0, discard("9S"), "taken_discard"),
@@ -898,3 +898,10 @@ def test_0_6_a_position_with_an_empty_stock_offers_no_draw_from_it_and_refuses_o
     assert state.legal_actions(0) == [TakeDiscard()]
     refusal = expect_illegal(state, 0, DrawStock(), "empty_stock", "0.6")
     assert refusal.message
+
+
+@pytest.mark.parametrize("action", [LayMeld(("7H", "7H", "7S")), LayOff(1, ()), LayMeld(())],
+                         ids=["card_twice", "lay_off_of_no_card", "meld_of_no_card"])
+def test_0_7_a_play_naming_no_card_or_a_card_twice_is_refused_as_malformed_citing_0_7(action):
+    state = build(["7H 7S 7C 4D", "5S 6S"], melds=[(1, "8C 8D 8H")], phase="play")
+    expect_illegal(state, 0, action, "malformed", "0.7")

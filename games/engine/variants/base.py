@@ -14,7 +14,7 @@ import bisect
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard
+from ..actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard, distinct_card_keys
 from ..cards import Card, shuffled
 from ..errors import IllegalAction
 from ..melds import MeldRules, extend_meld, read_meld, swap_wild
@@ -171,7 +171,10 @@ class Variant:
 
     @staticmethod
     def cards_in_hand(state: GameState, seat: int, keys: tuple[str, ...]) -> list[Card]:
-        """The cards of ``seat``'s hand named by ``keys``. Raises IllegalAction("not_in_hand")."""
+        """The cards of ``seat``'s hand named by ``keys``, each once.
+
+        Raises IllegalAction: ``malformed`` (no card, or one named twice); ``not_in_hand``."""
+        distinct_card_keys(keys)
         by_key = {c.key: c for c in state.deal.hands[seat]}
         if any(k not in by_key for k in keys):
             raise IllegalAction("not_in_hand", "You do not hold that card.")
