@@ -12,7 +12,7 @@ from .cards import Card
 from .melds import ACE_HIGH_RANK, RUN, SET, MeldRules, MeldShape, meld_readings
 
 
-def candidate_melds(hand: Sequence[Card], rules: MeldRules) -> list[MeldShape]:
+def candidate_melds(hand: Sequence[Card], rules: MeldRules, taken: Card | None = None) -> list[MeldShape]:
     """Every legal new meld that can be made from ``hand`` (for legal-action lists and bots).
 
     Without wilds in hand: every combination of ``set_min``..``set_max`` cards of one rank with
@@ -20,15 +20,43 @@ def candidate_melds(hand: Sequence[Card], rules: MeldRules) -> list[MeldShape]:
     every reading (``meld_readings``) of every group of cards from the hand; where a meld holds at
     most one wild (F11) only groups that one wild can complete are read, so that big hands stay
     cheap. Cards that can never be melded (F11: action cards) are left out.
+
+    A run takes one copy of each card, and a one-wild meld the hand's first wild: copies of a card
+    play alike, except ``taken``, the card taken from the discard pile this turn (0.4a). A meld
+    holding a copy of it is also given with ``taken`` in that copy's place, and the other way
+    round, since the copy left in hand decides what may be discarded.
     """
     hand = [c for c in hand if rules.can_meld(c)]
     wilds = [c for c in hand if rules.is_wild(c)]
     if wilds and rules.max_wilds == 1:
         naturals = [c for c in hand if not rules.is_wild(c)]
-        return _natural_candidates(naturals, rules) + _one_wild_candidates(naturals, wilds[0], rules)
-    if wilds:
-        return _wild_candidates(hand, rules)
-    return _natural_candidates(hand, rules)
+        found = _natural_candidates(naturals, rules) + _one_wild_candidates(naturals, wilds[0], rules)
+    elif wilds:
+        found = _wild_candidates(hand, rules)
+    else:
+        found = _natural_candidates(hand, rules)
+    twin = next((c for c in hand if taken is not None and c.code == taken.code and c != taken), None)
+    if twin is None or taken not in hand:
+        return found
+    return _with_either_copy(found, taken, twin)
+
+
+def _with_either_copy(found: list[MeldShape], taken: Card, twin: Card) -> list[MeldShape]:
+    """``found`` and, for each meld holding one of ``taken`` and ``twin`` (two copies of a card),
+    the same meld with the other one, each meld once."""
+    swap = {taken: twin, twin: taken}
+    seen = {(frozenset(shape.cards), frozenset(shape.wilds)) for shape in found}
+    more: list[MeldShape] = []
+    for shape in found:
+        if (taken in shape.cards) == (twin in shape.cards):
+            continue
+        other = MeldShape(shape.kind, tuple(swap.get(c, c) for c in shape.cards),
+                          tuple((swap.get(w, w), code) for w, code in shape.wilds))
+        key = (frozenset(other.cards), frozenset(other.wilds))
+        if key not in seen:
+            seen.add(key)
+            more.append(other)
+    return found + more
 
 
 def _natural_candidates(hand: Sequence[Card], rules: MeldRules) -> list[MeldShape]:

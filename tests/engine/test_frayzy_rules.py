@@ -495,3 +495,9 @@ def test_f16_a_position_with_an_empty_stock_offers_no_draw_from_it_and_refuses_o
     state = frayzy(["R1 R2", "B1 B2"], stock="", discard="G9", phase="draw")
     assert state.legal_actions(0) == [TakeDiscard()]
     expect_illegal(state, 0, DrawStock(), "empty_stock", "F16")
+
+
+def test_0_4_a_meld_may_use_the_wild_taken_from_the_discard_pile_or_another_wild():
+    state = frayzy(["B3 G3~1 W~2 W~3 Y4", "B2 B3~1"], taken="W~3")
+    melds = {a for a in state.legal_actions(0) if isinstance(a, LayMeld) and set(a.cards) >= {"B3", "G3~1"}}
+    assert {LayMeld(("B3", "G3~1", "W~2"), (("W~2", "3"),)), LayMeld(("B3", "G3~1", "W~3"), (("W~3", "3"),))} <= melds

@@ -373,3 +373,9 @@ def test_r7_a_run_completed_to_13_cards_by_a_wild_below_an_ace_high_run_takes_th
 def test_r6_a_set_of_one_physical_card_named_three_times_is_refused():
     state = frustration(["7H 7S 9C 4D", "5S 6S"], laid_down=[True, False])
     expect_illegal(state, 0, LayMeld(("7H", "7H", "7H")), "malformed", "0.7")
+
+
+def test_r9_a_run_may_use_the_card_taken_from_the_discard_pile_or_its_other_copy():
+    state = frustration(["4H 5H 5H~1 6H 7H 9C", "5S 6S"], laid_down=[True, False], taken="5H~1")
+    runs = {a.cards for a in state.legal_actions(0) if isinstance(a, LayMeld) and len(a.cards) == 4}
+    assert {("4H", "5H", "6H", "7H"), ("4H", "5H~1", "6H", "7H")} <= runs

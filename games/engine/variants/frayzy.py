@@ -151,7 +151,8 @@ class Frayzy(Variant):
         deal = state.deal
         hand = deal.hands[seat]
         actions: list[Action] = [LayMeld(tuple(c.key for c in shape.cards), declaration(shape, shape.cards))
-                                 for shape in candidate_melds(hand, MELD_RULES) if self._way_out(deal, hand, shape.cards)]
+                                 for shape in candidate_melds(hand, MELD_RULES, deal.taken_discard)
+                                 if self._way_out(deal, hand, shape.cards)]
         for card in hand:
             lays_off = self._way_out(deal, hand, (card,))
             for meld in deal.melds:

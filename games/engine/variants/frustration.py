@@ -122,7 +122,8 @@ class FrustrationRummy(Variant):
             actions += [hint] if hint else []
         else:
             actions += [LayMeld(tuple(c.key for c in shape.cards), declaration(shape, shape.cards))
-                        for shape in candidate_melds(hand, MELD_RULES) if self._way_out(deal, hand, shape.cards)]
+                        for shape in candidate_melds(hand, MELD_RULES, deal.taken_discard)
+                        if self._way_out(deal, hand, shape.cards)]
             for card in hand:
                 if not self._way_out(deal, hand, (card,)):
                     continue
