@@ -253,7 +253,15 @@ class GameState:
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now; empty when it is not that seat's turn or the game is
         over. The variant decides (e.g. S5-S9 for Standard, W5-W12 for Wild), always filtered by the
-        no-dead-end rule 0.5."""
+        no-dead-end rule 0.5.
+
+        The contract with ``apply`` (tests/engine/test_properties.py checks it for every variant):
+        ``apply`` accepts every action listed here, and every action it accepts is listed, up to
+        which copy of a card it names, for the kinds listed: draws, discards, new melds with each
+        reading of their wilds (0.3), single-card lay-offs, wild swaps, action cards and the Draw 5
+        start pick. A lay-off of several cards at once is accepted but not listed, and a Frustration
+        contract is listed as one way to lay it down (R10). The seat to move always has an action
+        listed (0.5)."""
         if self.finished or seat != self.deal.turn:
             return []
         return self.variant.legal_actions(self, seat)
@@ -266,7 +274,9 @@ class GameState:
 
         Raises:
             IllegalAction: ``game_over``, ``not_your_turn``, or the variant's refusal (codes such as
-                ``wrong_phase``, ``bad_meld``, ``dead_end``, ``pending``). ``self`` is unchanged (0.7).
+                ``wrong_phase``, ``bad_meld``, ``dead_end``, ``pending``), always with a message for
+                the player. ``self`` is unchanged (0.7). Nothing else is raised, whatever the
+                action holds (cards named twice or not held, missing melds, nonsense declarations).
         """
         if self.finished:
             raise IllegalAction("game_over", "The game is over.", self.variant.game_end_rule)
