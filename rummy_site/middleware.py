@@ -1,6 +1,9 @@
 """Answers to bad input and to a database that is gone, given once for the whole site rather than
 view by view.
 
+- ``RefuseNulMiddleware``: a NUL character anywhere in the path, the query, the form fields or the
+  cookies gets a 400 page before any view runs (PostgreSQL cannot store or compare NUL in text, so
+  it would reach the database as an error).
 - ``DatabaseUnavailableMiddleware``: a view that fails because PostgreSQL cannot be reached, timed
   out a statement or lost its connection (``OperationalError``, ``InterfaceError``; bounded by
   ``DATABASE_CONNECT_TIMEOUT`` and ``DATABASE_STATEMENT_TIMEOUT``) answers a 503 page with
@@ -16,6 +19,7 @@ from django.template import loader
 
 logger = logging.getLogger(__name__)
 
+NUL = "\x00"
 RETRY_AFTER_SECONDS = 30
 
 
@@ -24,6 +28,27 @@ def error_page(request: HttpRequest, template_name: str, status: int, **context)
     the database, or the NUL character): the page for an htmx request is the board fragment."""
     html = loader.get_template(template_name).render({"request": request, **context})
     return HttpResponse(html, status=status)
+
+
+def _carries_nul(request: HttpRequest) -> bool:
+    if NUL in request.path:
+        return True
+    fields = [*request.GET.lists(), *((name, [value]) for name, value in request.COOKIES.items())]
+    if request.method == "POST":
+        fields += request.POST.lists()
+    return any(NUL in key or any(NUL in value for value in values) for key, values in fields)
+
+
+class RefuseNulMiddleware:
+    """400 for a request with a NUL character in its path, query, form fields or cookies."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if _carries_nul(request):
+            return error_page(request, "400.html", 400, reason="The request contains a NUL character.")
+        return self.get_response(request)
 
 
 class DatabaseUnavailableMiddleware:

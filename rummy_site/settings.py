@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # After HtmxMiddleware (an htmx request gets a fragment); before any view reads the request.
+    "rummy_site.middleware.RefuseNulMiddleware",
     "accounts.middleware.HtmxLoginRedirectMiddleware",
     "csp.middleware.CSPMiddleware",
 ]
