@@ -86,7 +86,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # After HtmxMiddleware (an htmx request gets a fragment); before any view reads the request.
-    "rummy_site.middleware.RefuseNulMiddleware",
+    "rummy_site.middleware.RefuseMalformedRequestMiddleware",
     "accounts.middleware.HtmxLoginRedirectMiddleware",
     "csp.middleware.CSPMiddleware",
 ]
