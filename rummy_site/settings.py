@@ -156,12 +156,13 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
-    # Django's own Redis cache, which while Redis is unreachable acts as an empty cache (rate
-    # limits fail open, logged once: rummy_site/cache.py).
+    # Django's own Redis cache, which while Redis is unreachable (refusing, or silent for a second)
+    # acts as an empty cache: rate limits fail open, logged once (rummy_site/cache.py).
     CACHES = {
         "default": {
             "BACKEND": "rummy_site.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
     # Django's Redis cache is shared and increments atomically, which is what django-ratelimit

@@ -47,6 +47,33 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+@contextmanager
+def silent_server():
+    """A TCP server on 127.0.0.1 that accepts every connection and never sends a byte: a
+    PostgreSQL or Redis that hangs. Yields its port; closes every connection on exit."""
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept():
+        server.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join(timeout=2)
+        for connection in [*held, server]:
+            connection.close()
+
+
 # Redis unreachable -------------------------------------------------------------------------------
 
 
@@ -137,6 +164,24 @@ def test_with_redis_down_events_are_dropped_and_logged_once(redis_down, caplog):
 
 
 @pytest.mark.django_db
+def test_with_redis_silent_a_move_answers_within_the_cache_timeout(settings, caplog):
+    game = make_started_game(players=2, seed="redis-silent")
+    mover = seat_to_move(game)
+    with silent_server() as port:
+        settings.CACHES = {"default": {"BACKEND": "rummy_site.cache.FailOpenRedisCache",
+                                       "LOCATION": f"redis://127.0.0.1:{port}/0",
+                                       "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
+        FailOpenRedisCache.outage.down = False
+        started = time.monotonic()
+        moved = post_move(login(mover.user), game, {"type": "draw_stock"}, version=game.version, htmx=True)
+        seconds = time.monotonic() - started
+    FailOpenRedisCache.outage.down = False
+
+    assert moved.status_code == 200 and seconds < 3
+    assert outage_warnings(caplog) == {"rummy_site.cache": 1}
+
+
+@pytest.mark.django_db
 def test_with_redis_down_the_health_check_reports_the_channel_layer(redis_down, client):
     started = time.monotonic()
     response = client.get("/healthz")
@@ -147,33 +192,6 @@ def test_with_redis_down_the_health_check_reports_the_channel_layer(redis_down, 
 
 
 # PostgreSQL gone or hung --------------------------------------------------------------------------
-
-
-@contextmanager
-def silent_database():
-    """A TCP server on 127.0.0.1 that accepts every connection and never sends a byte: a
-    PostgreSQL that hangs. Yields its port; closes every connection on exit."""
-    server = socket.create_server(("127.0.0.1", 0))
-    held: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept():
-        server.settimeout(0.1)
-        while not stop.is_set():
-            try:
-                held.append(server.accept()[0])
-            except TimeoutError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    try:
-        yield server.getsockname()[1]
-    finally:
-        stop.set()
-        thread.join(timeout=2)
-        for connection in [*held, server]:
-            connection.close()
 
 
 def hung_database_env(port: int) -> dict[str, str]:
@@ -227,9 +245,9 @@ def stop_within(process: subprocess.Popen, seconds: float) -> float:
 
 @contextmanager
 def subprocess_on_hung_database(tmp_path: Path, *arguments: str):
-    """Run ``arguments`` with the database at a ``silent_database``; yields the process, whose
+    """Run ``arguments`` with the database at a ``silent_server``; yields the process, whose
     output goes to ``process.log`` (a file). Killed on exit if still running."""
-    with silent_database() as database_port, open(tmp_path / "output.log", "w+b") as log:
+    with silent_server() as database_port, open(tmp_path / "output.log", "w+b") as log:
         process = subprocess.Popen(arguments, cwd=ROOT, env=hung_database_env(database_port),
                                    stdout=log, stderr=subprocess.STDOUT)
         process.log = Path(log.name)
