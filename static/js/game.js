@@ -50,14 +50,15 @@
       .catch(function () { refresh(); });
   }
 
-  // Events arrive only while the socket is open: compare versions every pollMs meanwhile, and all
-  // the time where events cannot cross processes (development without Redis).
+  // Events arrive only while the socket is open: compare versions every pollMs while it is down
+  // (Redis unreachable, server restarting), and all the time where events cannot cross processes
+  // (development without Redis). A refused socket (not allowed to watch) stops both.
   var pollMs = parseInt(document.body.dataset.pollMs || "0", 10);
   var pollAlways = document.body.dataset.pollAlways === "1";
-  var socketOpen = false;
+  var socketDown = true;
   if (pollMs > 0) {
     window.setInterval(function () {
-      if (!document.hidden && (pollAlways || !socketOpen)) { checkVersion(); }
+      if (!document.hidden && (pollAlways || socketDown)) { checkVersion(); }
     }, pollMs);
   }
 
@@ -65,7 +66,7 @@
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + window.location.host + root.dataset.socketPath);
     // On (re)connect the server sends the game's version first: catchUp() re-fetches if behind.
-    socket.addEventListener("open", function () { retryDelay = 1000; socketOpen = true; });
+    socket.addEventListener("open", function () { retryDelay = 1000; socketDown = false; });
     socket.addEventListener("message", function (event) {
       var message = JSON.parse(event.data);
       if (message.type === "game.changed") {
@@ -74,8 +75,8 @@
       }
     });
     socket.addEventListener("close", function (event) {
-      socketOpen = false;
-      if (event.code === FORBIDDEN) { return; }
+      if (event.code === FORBIDDEN) { socketDown = pollAlways = false; return; }
+      socketDown = true;
       window.setTimeout(connect, retryDelay + Math.random() * 500);
       retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY);
     });
