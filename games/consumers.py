@@ -15,7 +15,7 @@ from .models import Connection, Game
 from .notices import waiting_count
 from .notify import GAMES_WAITING, game_group, user_group
 from .services import can_watch
-from .socket_frames import JsonObjectConsumer
+from .sockets import JsonObjectConsumer
 
 FORBIDDEN = 4403
 STALE_CONNECTION_FACTOR = 10

@@ -23,13 +23,19 @@ from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.db import OperationalError, connections
 from django.urls import reverse
 
 from games import notify, services
-from games.models import Game, Move
+from games.models import Game, Move, Seat
+from games.sockets import TRY_AGAIN_LATER
+from rummy_site.asgi import application
 from rummy_site.cache import FailOpenRedisCache
 from tests.factories import PASSWORD, login, make_started_game, make_table, make_user, post_move, seat_to_move
+from tests.games.conftest import close_thread_connections  # noqa: F401 (fixture)
+from tests.games.sockets import HOST, session_cookie
 
 ROOT = Path(__file__).resolve().parent.parent
 CONNECT_TIMEOUT_SECONDS = 2
@@ -161,6 +167,26 @@ def test_with_redis_down_events_are_dropped_and_logged_once(redis_down, caplog):
         notify.game_changed(game.pk, game.version)
 
     assert outage_warnings(caplog) == {"games.notify": 1}
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_thread_connections")
+async def test_with_redis_down_sockets_are_refused_and_the_outage_logged_once(redis_down, caplog):
+    caplog.set_level(logging.WARNING)
+    game = await sync_to_async(make_started_game)(players=2, seed="redis-down-sockets")
+    seat = await Seat.objects.filter(game=game, user__isnull=False).select_related("user").afirst()
+    headers = [(b"origin", b"http://testserver"), (b"host", HOST),
+               (b"cookie", f"sessionid={await session_cookie(seat.user)}".encode())]
+
+    answers = []
+    for path in [f"/ws/games/{game.pk}/", "/ws/user/"] * 3:
+        socket = WebsocketCommunicator(application, path, headers=headers)
+        answers.append(await socket.connect(timeout=5))
+
+    assert answers == [(False, TRY_AGAIN_LATER)] * 6
+    assert outage_warnings(caplog) == {"games.notify": 1}
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
 
 
 @pytest.mark.django_db
