@@ -13,6 +13,8 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from .outages import summary
+
 logger = logging.getLogger(__name__)
 
 HEALTH_TIMEOUT_SECONDS = 1.5
@@ -33,7 +35,7 @@ def database_ok():
             cursor.execute("SELECT 1")
             return cursor.fetchone() == (1,)
     except Exception as error:
-        logger.warning("Health check: database unavailable: %s: %s", type(error).__name__, error)
+        logger.warning("Health check: database unavailable: %s", summary(error))
         return False
     finally:
         connection.close()
@@ -55,7 +57,7 @@ def channel_layer_ok():
             return False
         return async_to_sync(_channel_layer_round_trip)(layer)
     except Exception as error:
-        logger.warning("Health check: channel layer unavailable: %s: %s", type(error).__name__, error)
+        logger.warning("Health check: channel layer unavailable: %s", summary(error))
         return False
 
 

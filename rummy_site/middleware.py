@@ -19,6 +19,8 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 
+from .outages import summary
+
 logger = logging.getLogger(__name__)
 
 NUL = "\x00"
@@ -70,8 +72,7 @@ class DatabaseUnavailableMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, (OperationalError, InterfaceError)):
             return None
-        first_line = (str(exception).strip() or type(exception).__name__).splitlines()[0]
-        logger.warning("Database unavailable for %s %s: %s", request.method, request.path, first_line)
+        logger.warning("Database unavailable for %s %s: %s", request.method, request.path, summary(exception))
         response = error_page(request, "503.html", 503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response

@@ -6,6 +6,12 @@ from __future__ import annotations
 import logging
 
 
+def summary(error: BaseException) -> str:
+    """``"<class>: <first line of the message>"``: an error in one log line, without traceback."""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+
+
 class Outage:
     """The up/down state of one dependency in this process, as seen by its callers.
 
@@ -23,8 +29,8 @@ class Outage:
         """Record a failed call; log a warning (no traceback) if it is the first since an answer."""
         if not self.down:
             self.down = True
-            self.logger.warning("%s unreachable (%s: %s); %s until it answers again.", self.what,
-                                type(error).__name__, error, self.meanwhile)
+            self.logger.warning("%s unreachable (%s); %s until it answers again.", self.what, summary(error),
+                                self.meanwhile)
 
     def answered(self) -> None:
         """Record a successful call; log that the dependency is back if it was down."""

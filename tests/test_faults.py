@@ -355,4 +355,26 @@ def test_a_view_that_loses_the_database_answers_the_503_page(monkeypatch, caplog
     assert b"Unavailable for a moment" in response.content
     assert response.content.lstrip().startswith(b"<!doctype") is not htmx
     assert [r.getMessage() for r in caplog.records if r.name == "rummy_site.middleware"] == [
-        f"Database unavailable for GET /games/{game.pk}/board: canceling statement due to statement timeout"]
+        f"Database unavailable for GET /games/{game.pk}/board: OperationalError: canceling statement due to statement"
+        " timeout"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_thread_connections")
+async def test_a_socket_that_loses_the_database_closes_with_1013(monkeypatch, caplog):
+    game = await sync_to_async(make_started_game)(players=2, seed="db-gone-socket")
+    seat = await Seat.objects.filter(game=game, user__isnull=False).select_related("user").afirst()
+    headers = [(b"origin", b"http://testserver"), (b"host", HOST),
+               (b"cookie", f"sessionid={await session_cookie(seat.user)}".encode())]
+
+    def timed_out(*args, **kwargs):
+        raise OperationalError("connection timeout expired")
+
+    monkeypatch.setattr("games.consumers.can_watch", timed_out)
+    socket = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+
+    assert await socket.connect(timeout=5) == (False, TRY_AGAIN_LATER)
+    assert [r.getMessage() for r in caplog.records if r.name == "games.sockets"] == [
+        f"Database unavailable for socket /ws/games/{game.pk}/: OperationalError: connection timeout expired"]
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
