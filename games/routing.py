@@ -2,6 +2,8 @@
 rather than the router raising "No route found" (an HTTP 500 and a traceback)."""
 from django.urls import path, re_path
 
+from rummy_site import converters  # noqa: F401 (registers <id:...>)
+
 from .consumers import GameConsumer, UserConsumer
 
 
@@ -13,7 +15,7 @@ async def refuse_unknown_path(scope, receive, send):
 
 
 websocket_urlpatterns = [
-    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/games/<id:game_id>/", GameConsumer.as_asgi()),
     path("ws/user/", UserConsumer.as_asgi()),
     re_path(r"", refuse_unknown_path),
 ]

@@ -32,6 +32,16 @@ def test_a_nul_character_in_the_url_gets_400(client, url):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("method", ["get", "post"])
+@pytest.mark.parametrize("url", ["/games/9223372036854775808/", "/games/99999999999999999999/leave",
+                                 "/games/1234567890123456789/record"])
+def test_a_game_id_past_64_bits_is_not_found(method, url):
+    response = getattr(login(make_user()), method)(url)
+
+    assert response.status_code == 404
+
+
+@pytest.mark.django_db
 def test_a_nul_character_in_a_form_field_or_a_cookie_gets_400():
     game = make_table()
     client = login(game.created_by)
@@ -150,7 +160,8 @@ async def test_malformed_frames_are_ignored_and_both_sockets_stay_open():
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("close_thread_connections")
-@pytest.mark.parametrize("path", ["/ws/games/abc/", "/ws/nowhere/", "/ws/games/1/extra/", "/ws/user", "/"])
+@pytest.mark.parametrize("path", ["/ws/games/abc/", "/ws/nowhere/", "/ws/games/1/extra/", "/ws/user", "/",
+                                  "/ws/games/99999999999999999999/"])
 async def test_an_unknown_socket_path_fails_the_handshake_without_an_error(path, caplog):
     socket = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver"), (b"host", HOST)])
 
@@ -169,3 +180,4 @@ def test_an_overlong_url_gets_414_and_logs_no_error(client, caplog):
     assert response.status_code == 414
     assert b"too long" in response.content
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
