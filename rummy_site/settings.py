@@ -290,15 +290,20 @@ if not DEBUG:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Console logging only. Nothing here logs request bodies: django.request records the path and
-# status of failing requests, never POST data.
+# status of failing requests, never POST data. A request Django refuses as suspicious (400) is a
+# warning line, not an error with a traceback (rummy_site/log_filters.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
     },
+    "filters": {
+        "suspicious_request_as_warning": {"()": "rummy_site.log_filters.SuspiciousRequestAsWarning"},
+    },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": "plain",
+                    "filters": ["suspicious_request_as_warning"]},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {

@@ -181,3 +181,15 @@ def test_an_overlong_url_gets_414_and_logs_no_error(client, caplog):
     assert b"too long" in response.content
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
 
+
+@pytest.mark.django_db
+def test_a_refused_admin_filter_is_a_400_logged_as_one_warning_line(caplog):
+    caplog.set_level(logging.WARNING)
+    client = login(make_moderator("mod"))
+
+    response = client.get(reverse("admin:games_game_changelist"), {"seats__user__password__startswith": "a"})
+
+    assert response.status_code == 400
+    security = [record for record in caplog.records if record.name.startswith("django.security.")]
+    assert [(record.levelno, record.exc_info) for record in security] == [(logging.WARNING, None)]
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
