@@ -12,6 +12,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from rummy_site import converters  # noqa: F401 (registers <id:...>)
+
 from . import moderation
 from .admin_actions import ModerationAdminMixin, ReasonForm, reason_action
 from .models import AuditEntry, Deal, Game, Move, Notification, Report, Seat
@@ -96,7 +98,7 @@ class GameAdmin(ModerationAdminMixin, ReadOnlyAdmin):
 
     def get_urls(self):
         view = self.admin_site.admin_view(self.hidden_state_view)
-        return [path("<int:game_id>/hidden-state/", view, name="games_game_hidden_state"), *super().get_urls()]
+        return [path("<id:game_id>/hidden-state/", view, name="games_game_hidden_state"), *super().get_urls()]
 
     def hidden_state_view(self, request, game_id: int):
         """Ask for a reason, then (POST) show every hand and the stock order; each showing is audited."""

@@ -10,6 +10,7 @@ from typing import Callable
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
 
 from .moderation import REASON_MAX_LENGTH
@@ -25,9 +26,26 @@ class ReasonForm(forms.Form):
                              help_text="Written to the audit log with your name and the time.")
 
 
-class ModerationAdminMixin:
+class CheckedSelectionMixin:
+    """ModelAdmin whose changelist actions refuse a selection that holds something other than the
+    model's keys (an empty or non-numeric id, as only a forged POST sends): the changelist comes
+    back with an error message and nothing is changed, instead of the id failing in the query."""
+
+    def response_action(self, request, queryset):
+        key = self.model._meta.pk
+        try:
+            for value in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME):
+                key.to_python(value)
+        except ValidationError:
+            self.message_user(request, "The selection is not a list of rows of this page. No items have been changed.",
+                              messages.ERROR)
+            return None
+        return super().response_action(request, queryset)
+
+
+class ModerationAdminMixin(CheckedSelectionMixin):
     """ModelAdmin permission hooks for ``allowed_permissions``: ``moderate`` (games.moderate_game),
-    ``suspend`` (accounts.suspend_user)."""
+    ``suspend`` (accounts.suspend_user); selections checked (``CheckedSelectionMixin``)."""
 
     def has_moderate_permission(self, request) -> bool:
         return request.user.has_perm("games.moderate_game")

@@ -5,11 +5,9 @@ They never decide rules and never send cards: a page re-fetches its own board ov
 """
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
@@ -17,13 +15,14 @@ from .models import Connection, Game
 from .notices import waiting_count
 from .notify import GAMES_WAITING, game_group, user_group
 from .services import can_watch
+from .sockets import JsonObjectConsumer
 
 FORBIDDEN = 4403
 STALE_CONNECTION_FACTOR = 10
 """A Connection row not refreshed for this many presence windows is deleted."""
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class GameConsumer(JsonObjectConsumer):
     """``ws/games/<id>/``: for seated players and, at public tables, signed-in spectators.
 
     Sends ``{"type": "game.changed", "game": id, "version": n}`` for every accepted change.
@@ -59,7 +58,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": event["type"], "game": event["game"], "version": event["version"]})
 
 
-class UserConsumer(AsyncJsonWebsocketConsumer):
+class UserConsumer(JsonObjectConsumer):
     """``ws/user/``: opened by every page of a signed-in user. Forwards ``games.waiting`` events
     (badge count, "your turn" notice) and records the connection as a ``Connection`` row, so the
     worker knows the user is on the site (durable presence shared by all server processes).
@@ -81,18 +80,10 @@ class UserConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self._send_count()
 
-    @classmethod
-    async def decode_json(cls, text_data):
-        """The message as JSON, or None when it is not JSON (it is then ignored)."""
-        try:
-            return json.loads(text_data)
-        except ValueError:
-            return None
-
     async def receive_json(self, content, **kwargs):
         """Answer ``{"type": "ping"}`` and ``{"type": "sync"}`` with the games-waiting count;
         anything else is ignored."""
-        if self.user_id is not None and isinstance(content, dict) and content.get("type") in ("ping", "sync"):
+        if self.user_id is not None and content.get("type") in ("ping", "sync"):
             await self._send_count()
 
     async def disconnect(self, code):

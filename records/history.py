@@ -21,6 +21,8 @@ from .models import PlayerResult, RatingChange
 
 PAGE_SIZE = 25
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+CURSOR_DIGITS = 18
+"""Digits allowed in each part of a cursor: any game id (a bigint) and any time up to year 9999."""
 
 
 @dataclass(frozen=True)
@@ -61,11 +63,15 @@ def cursor_of(result: PlayerResult) -> str:
 
 
 def parse_cursor(text: str) -> tuple[datetime, int] | None:
-    """``(finished_at, game id)`` from a cursor, or None when ``text`` is not one."""
+    """``(finished_at, game id)`` from a cursor, or None when ``text`` is not one: not two runs of
+    ASCII digits, a number longer than ``CURSOR_DIGITS``, or a time past the year 9999."""
     micros, dot, game = text.partition(".")
-    if not (dot and micros.isdigit() and game.isdigit()):
+    if not (dot and all(part.isascii() and part.isdigit() and len(part) <= CURSOR_DIGITS for part in (micros, game))):
         return None
-    return EPOCH + timedelta(microseconds=int(micros)), int(game)
+    try:
+        return EPOCH + timedelta(microseconds=int(micros)), int(game)
+    except OverflowError:
+        return None
 
 
 def filtered(user, filters: HistoryFilters, *, include_private: bool = True) -> QuerySet:

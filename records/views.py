@@ -27,9 +27,13 @@ def _refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
     return render(request, "games/refused.html", {"refusal": refusal}, status=refusal.status)
 
 
+STEP_DIGITS = 6
+"""Digits read from ``?step=``; a replay step past the last move shows the last one anyway."""
+
+
 def _step(request: HttpRequest, default: int) -> int:
     text = request.GET.get("step", "")
-    return int(text) if text.isdigit() else default
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= STEP_DIGITS else default
 
 
 @login_required

@@ -76,6 +76,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "rummy_site.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -84,6 +85,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # After HtmxMiddleware (an htmx request gets a fragment); before any view reads the request.
+    "rummy_site.middleware.RefuseMalformedRequestMiddleware",
     "accounts.middleware.HtmxLoginRedirectMiddleware",
     "csp.middleware.CSPMiddleware",
 ]
@@ -127,15 +130,25 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = 60
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A PostgreSQL that is gone or hung fails a request within these bounds (a 503 page, see
+    # rummy_site/middleware.py) instead of holding its thread: libpq's connect timeout in seconds
+    # (2 at least), and the server's statement timeout in milliseconds (0: none).
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["connect_timeout"] = int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5"))
+    _statement_timeout = int(os.environ.get("DATABASE_STATEMENT_TIMEOUT", "15000"))
+    _options["options"] = f"{_options.get('options', '')} -c statement_timeout={_statement_timeout}".strip()
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis carries the channel layer and the cache (rate limits) when REDIS_URL is set.
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# Without Redis the channel layer lives in one process, so events sent by the job worker (another
-# process) reach no page: pages then also ask for the game's version every this many
-# milliseconds. 0 (no polling) with Redis, as in production.
-RUMMY_PAGE_POLL_MS = 0 if REDIS_URL else int(os.environ.get("RUMMY_PAGE_POLL_MS", "1000"))
+# A game page whose websocket is down (Redis unreachable, server restarting) asks for the game's
+# version every this many milliseconds until the socket is open again. Without Redis the channel
+# layer lives in one process, so events sent by the job worker (another process) reach no page:
+# pages then poll all the time (RUMMY_PAGE_POLL_ALWAYS).
+RUMMY_PAGE_POLL_MS = int(os.environ.get("RUMMY_PAGE_POLL_MS", "1000"))
+RUMMY_PAGE_POLL_ALWAYS = not REDIS_URL
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -143,13 +156,16 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
+    # Django's own Redis cache, which while Redis is unreachable (refusing, or silent for a second)
+    # acts as an empty cache: rate limits fail open, logged once (rummy_site/cache.py).
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "rummy_site.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
-    # Django's own Redis cache is shared and increments atomically, which is what django-ratelimit
+    # Django's Redis cache is shared and increments atomically, which is what django-ratelimit
     # needs; the check only warns that the backend is not on the package's short list.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 else:
@@ -274,15 +290,20 @@ if not DEBUG:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Console logging only. Nothing here logs request bodies: django.request records the path and
-# status of failing requests, never POST data.
+# status of failing requests, never POST data. A request Django refuses as suspicious (400) is a
+# warning line, not an error with a traceback (rummy_site/log_filters.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
     },
+    "filters": {
+        "suspicious_request_as_warning": {"()": "rummy_site.log_filters.SuspiciousRequestAsWarning"},
+    },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": "plain",
+                    "filters": ["suspicious_request_as_warning"]},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {

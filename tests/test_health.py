@@ -2,7 +2,7 @@
 import asyncio
 
 import pytest
-from django.db import connection
+from django.db import connections
 from django.db.utils import OperationalError
 
 from rummy_site import health
@@ -22,7 +22,8 @@ def test_healthz_reports_database_failure(client, monkeypatch):
     def broken_cursor(*args, **kwargs):
         raise OperationalError("database is down")
 
-    monkeypatch.setattr(connection, "cursor", broken_cursor)
+    # On the class: the check runs on its own thread, with that thread's connection.
+    monkeypatch.setattr(type(connections["default"]), "cursor", broken_cursor)
 
     response = client.get("/healthz")
 

@@ -99,7 +99,7 @@ def test_production_settings_come_from_the_environment():
         "DATABASE_ENGINE": "django.db.backends.postgresql",
         "CONN_MAX_AGE": 60,
         "CHANNEL_LAYER": "channels_redis.core.RedisChannelLayer",
-        "CACHE": "django.core.cache.backends.redis.RedisCache",
+        "CACHE": "rummy_site.cache.FailOpenRedisCache",
         "STATICFILES_STORAGE": "whitenoise.storage.CompressedManifestStaticFilesStorage",
         "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
         "SECURE_SSL_REDIRECT": True,
@@ -108,6 +108,29 @@ def test_production_settings_come_from_the_environment():
         "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
         "RUMMY_MOVE_RATE": "60/m",
     }
+
+
+PRINT_DATABASE_TIMEOUTS = """
+import json
+import django
+from django.conf import settings
+django.setup()
+options = settings.DATABASES["default"]["OPTIONS"]
+print(json.dumps({"connect_timeout": options["connect_timeout"], "options": options["options"]}))
+"""
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    ({}, {"connect_timeout": 5, "options": "-c statement_timeout=15000"}),
+    ({"DATABASE_CONNECT_TIMEOUT": "3", "DATABASE_STATEMENT_TIMEOUT": "2500",
+      "DATABASE_URL": "postgres://rummy@db.example.com/rummy?options=-c%20search_path%3Dgames"},
+     {"connect_timeout": 3, "options": "-c search_path=games -c statement_timeout=2500"}),
+])
+def test_database_timeouts_come_from_the_environment(env, expected):
+    result = run_django(["-c", PRINT_DATABASE_TIMEOUTS], {**PRODUCTION_ENV, **env})
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == expected
 
 
 def test_email_host_switches_to_smtp():

@@ -50,11 +50,23 @@
       .catch(function () { refresh(); });
   }
 
+  // Events arrive only while the socket is open: compare versions every pollMs while it is down
+  // (Redis unreachable, server restarting), and all the time where events cannot cross processes
+  // (development without Redis). A refused socket (not allowed to watch) stops both.
+  var pollMs = parseInt(document.body.dataset.pollMs || "0", 10);
+  var pollAlways = document.body.dataset.pollAlways === "1";
+  var socketDown = true;
+  if (pollMs > 0) {
+    window.setInterval(function () {
+      if (!document.hidden && (pollAlways || socketDown)) { checkVersion(); }
+    }, pollMs);
+  }
+
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + window.location.host + root.dataset.socketPath);
     // On (re)connect the server sends the game's version first: catchUp() re-fetches if behind.
-    socket.addEventListener("open", function () { retryDelay = 1000; });
+    socket.addEventListener("open", function () { retryDelay = 1000; socketDown = false; });
     socket.addEventListener("message", function (event) {
       var message = JSON.parse(event.data);
       if (message.type === "game.changed") {
@@ -63,7 +75,8 @@
       }
     });
     socket.addEventListener("close", function (event) {
-      if (event.code === FORBIDDEN) { return; }
+      if (event.code === FORBIDDEN) { socketDown = pollAlways = false; return; }
+      socketDown = true;
       window.setTimeout(connect, retryDelay + Math.random() * 500);
       retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY);
     });
@@ -75,11 +88,6 @@
   });
   document.body.addEventListener("htmx:afterSettle", function () { showTitle(); catchUp(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { checkVersion(); } });
-  // Development without Redis: the worker's events reach no page, so compare versions now and then.
-  var pollMs = parseInt(document.body.dataset.pollMs || "0", 10);
-  if (pollMs > 0) {
-    window.setInterval(function () { if (!document.hidden) { checkVersion(); } }, pollMs);
-  }
   showTitle();
   connect();
 })();

@@ -71,7 +71,7 @@
   // Without a shared channel layer (development without Redis) the worker's events cannot reach
   // this page: ask for the count now and then instead.
   var pollMs = parseInt(document.body.dataset.pollMs || "0", 10);
-  if (pollMs > 0) {
+  if (pollMs > 0 && document.body.dataset.pollAlways === "1") {
     window.setInterval(function () { if (!document.hidden) { send("sync"); } }, pollMs);
   }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { send("sync"); } });

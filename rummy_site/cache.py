@@ -1,0 +1,73 @@
+"""Django's Redis cache, failing open: while Redis is unreachable the cache behaves as an empty one
+that keeps nothing, so the rate limits built on it (django-ratelimit in the move view, allauth's
+log-in limits) let requests through instead of answering 500. README "Faults" says so."""
+from __future__ import annotations
+
+import logging
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from .outages import Outage
+
+logger = logging.getLogger(__name__)
+
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
+_NO_ANSWER = object()
+
+
+class FailOpenRedisCache(RedisCache):
+    """``django.core.cache.backends.redis.RedisCache`` whose calls, when Redis cannot be reached,
+    answer as an empty cache that stores nothing: ``add`` True (the key was absent), ``get`` the
+    default, ``incr`` ValueError (no such key), writes and deletes do nothing. The outage is logged
+    once (``rummy_site.outages.Outage``)."""
+
+    outage = Outage(logger, "Redis cache", "rate limits are not enforced")
+    """Shared by the cache objects of every thread, so an outage is logged once per process."""
+
+    def _unless_down(self, fallback, call, *args, **kwargs):
+        try:
+            result = call(*args, **kwargs)
+        except UNREACHABLE as error:
+            self.outage.failed(error)
+            return fallback
+        self.outage.answered()
+        return result
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._unless_down(True, super().add, key, value, timeout, version)
+
+    def get(self, key, default=None, version=None):
+        return self._unless_down(default, super().get, key, default, version)
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._unless_down(None, super().set, key, value, timeout, version)
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._unless_down(False, super().touch, key, timeout, version)
+
+    def delete(self, key, version=None):
+        return self._unless_down(False, super().delete, key, version)
+
+    def get_many(self, keys, version=None):
+        return self._unless_down({}, super().get_many, keys, version)
+
+    def has_key(self, key, version=None):
+        return self._unless_down(False, super().has_key, key, version)
+
+    def incr(self, key, delta=1, version=None):
+        value = self._unless_down(_NO_ANSWER, super().incr, key, delta, version)
+        if value is _NO_ANSWER:
+            raise ValueError(f"Key {key!r} not found: the cache is unreachable.")
+        return value
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._unless_down([], super().set_many, data, timeout, version)
+
+    def delete_many(self, keys, version=None):
+        return self._unless_down(None, super().delete_many, keys, version)
+
+    def clear(self):
+        return self._unless_down(False, super().clear)
