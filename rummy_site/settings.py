@@ -137,10 +137,13 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # milliseconds. 0 (no polling) with Redis, as in production.
 RUMMY_PAGE_POLL_MS = 0 if REDIS_URL else int(os.environ.get("RUMMY_PAGE_POLL_MS", "1000"))
 if REDIS_URL:
+    # channels-redis waits for a socket's messages with a blocking pop of 5 s; redis-py 8 gives up
+    # on any read after its default 5 s socket timeout, which killed idle sockets (1011). The read
+    # timeout must outlast the pop; a Redis that stops answering is still noticed after it.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 5}]},
         }
     }
     CACHES = {
