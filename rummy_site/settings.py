@@ -186,6 +186,10 @@ ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Rummy Table] "
 # Merged into allauth's defaults; format "amount/duration/per", per is ip, user or key.
+# login_failed's key is the account and the address together (accounts/adapter.py): one address
+# gets 10 wrong passwords a minute over all accounts and 5 per 5 minutes for one account, while
+# the owner, from another address, still logs in (README, "Log-in rate limits").
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
     "login_failed": "10/m/ip,5/5m/key",
