@@ -138,12 +138,14 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 RUMMY_PAGE_POLL_MS = 0 if REDIS_URL else int(os.environ.get("RUMMY_PAGE_POLL_MS", "1000"))
 if REDIS_URL:
     # channels-redis waits for a socket's messages with a blocking pop of 5 s; redis-py 8 gives up
-    # on any read after its default 5 s socket timeout, which killed idle sockets (1011). The read
-    # timeout must outlast the pop; a Redis that stops answering is still noticed after it.
+    # on any read after its default 5 s socket timeout, which killed idle sockets (1011). No socket
+    # timeout: Redis itself answers the pop after 5 s. (A finite one longer than the pop would keep
+    # idle sockets open too, but redis-py then sends through asyncio.wait_for, which on Python 3.11
+    # can swallow the cancellation of a closed socket's receive, leaving it polling Redis forever.)
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 5}]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None, "socket_connect_timeout": 5}]},
         }
     }
     CACHES = {

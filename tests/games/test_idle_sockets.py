@@ -1,7 +1,8 @@
 """Idle websockets stay open on the Redis channel layer: game and user sockets held open on a real
 daphne for longer than channels-redis's blocking pop (5 s; redis-py's own read timeout must not cut
 it short) are still open afterwards, still receive the events of a move, and the server logged no
-warning or error. Runs when REDIS_URL is set (as in CI); skipped otherwise."""
+warning or error; and a closed socket's receive ends when cancelled. Runs when REDIS_URL is set
+(as in CI); skipped otherwise."""
 import asyncio
 import json
 import os
@@ -19,16 +20,29 @@ from tests.live_servers import open_game_socket, post_form, server_url, session_
 pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"),
                                 reason="needs REDIS_URL: the idle timeout is the Redis channel layer's")
 
-HOLD_SECONDS = 30
-"""How long the sockets stay idle: six of channels-redis's 5 s blocking pops."""
+HOLD_SECONDS = 25
+"""How long the sockets stay idle: five of channels-redis's 5 s blocking pops."""
 SOCKETS_PER_PLAYER = 3
 """Game sockets and user sockets each player holds open (12 sockets in all)."""
 EVENT_TIMEOUT_SECONDS = 10
 
 
-def test_the_layers_redis_read_timeout_outlasts_its_blocking_pop():
+def test_the_layers_redis_reads_wait_for_its_blocking_pop():
     (host,) = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
-    assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
+    assert host["socket_timeout"] is None
+
+
+async def test_a_closed_sockets_receive_stops_when_cancelled():
+    """A consumer's channel-layer receive, cancelled at once as when its socket closes right after
+    connecting, ends instead of polling Redis on (redis-py's timed sends could lose the cancel)."""
+    layer = RedisChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
+    for attempt in range(20):
+        receive = asyncio.ensure_future(layer.receive(await layer.new_channel()))
+        await asyncio.sleep(attempt % 10 / 1000)
+        receive.cancel()
+        done, _ = await asyncio.wait([receive], timeout=RedisChannelLayer.brpop_timeout + 2)
+        assert done, f"attempt {attempt}: the cancelled receive is still running"
+    await layer.flush()
 
 
 @pytest.fixture
