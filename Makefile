@@ -2,17 +2,31 @@
 PYTHON3 ?= python3
 VENV := .venv
 PYTHON := $(VENV)/bin/python
-# Rebuilt (packages reinstalled) whenever a requirements file changes.
+# Rebuilt (packages reinstalled) whenever a requirements or lock file changes.
 VENV_STAMP := $(VENV)/.requirements-installed
+# Every package, transitive ones included, is installed at the version its lock file names.
+LOCKS := requirements.lock requirements-dev.lock
+PIP_COMPILE := CUSTOM_COMPILE_COMMAND='make lock' $(VENV)/bin/pip-compile --quiet --strip-extras --allow-unsafe --no-emit-index-url \
+	--no-emit-find-links --annotation-style line
 
-.PHONY: run test venv
+.PHONY: run test venv lock
 
-$(VENV_STAMP): requirements.txt requirements-dev.txt
+$(VENV_STAMP): requirements.txt requirements-dev.txt $(LOCKS)
 	test -x $(PYTHON) || $(PYTHON3) -m venv $(VENV)
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -c requirements-dev.lock
+	$(PYTHON) -m pip check
 	touch $@
 
 venv: $(VENV_STAMP)
+
+# Regenerate the lock files from requirements*.txt with pip-tools (the version pinned in
+# requirements-dev.txt); the development lock is held to the production one.
+# Pass e.g. LOCK_ARGS='--upgrade-package redis' to move one package on.
+lock:
+	test -x $(PYTHON) || $(PYTHON3) -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check "$$(grep '^pip-tools==' requirements-dev.txt)"
+	$(PIP_COMPILE) $(LOCK_ARGS) -o requirements.lock requirements.txt
+	$(PIP_COMPILE) $(LOCK_ARGS) -c requirements.lock -o requirements-dev.lock requirements-dev.txt
 
 # The job worker (computer turns, deadlines, e-mail) runs beside the site and stops with it.
 run: $(VENV_STAMP)

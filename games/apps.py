@@ -7,3 +7,8 @@ class GamesConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
+
+    def ready(self):
+        from .socket_lifetime import connect_signals
+
+        connect_signals()

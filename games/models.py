@@ -7,6 +7,7 @@ only through a player's view.
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -422,14 +423,31 @@ class Notification(models.Model):
         return f"{self.get_kind_display()} to {self.user_id} ({self.game_id}, turn {self.turn_number})"
 
 
+class ConnectionQuerySet(models.QuerySet):
+    """Presence vocabulary: ``live(now)`` rows pinged within ``RUMMY_PRESENCE_SECONDS`` before
+    ``now``, ``stale(now)`` the others (sockets that died without running their disconnect)."""
+
+    def _since(self, now):
+        return now - timedelta(seconds=settings.RUMMY_PRESENCE_SECONDS)
+
+    def live(self, now):
+        return self.filter(last_seen__gte=self._since(now))
+
+    def stale(self, now):
+        return self.filter(last_seen__lt=self._since(now))
+
+
 class Connection(models.Model):
     """An open websocket of a signed-in user (any page of the site): durable presence shared by every
-    server process. A row whose ``last_seen`` is older than ``RUMMY_PRESENCE_SECONDS`` (its server
-    died without closing it) no longer counts."""
+    server process, one row per socket (its channel name). A row counts only while ``live``: one
+    whose socket died without closing (its server crashed) stops counting after
+    ``RUMMY_PRESENCE_SECONDS`` and is deleted by its user's next ping."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="connections")
     channel_name = models.CharField(max_length=200, unique=True)
     last_seen = models.DateTimeField()
+
+    objects = ConnectionQuerySet.as_manager()
 
     class Meta:
         indexes = [models.Index(fields=["user", "last_seen"])]

@@ -70,9 +70,9 @@ def my_games(user, now: dt.datetime) -> list[GameLine]:
 
 
 def is_present(user_id: int, now: dt.datetime) -> bool:
-    """True when ``user_id`` has a page of the site open: a websocket that pinged recently."""
-    since = now - dt.timedelta(seconds=settings.RUMMY_PRESENCE_SECONDS)
-    return Connection.objects.filter(user_id=user_id, last_seen__gte=since).exists()
+    """True when ``user_id`` has a page of the site open: a websocket that pinged recently (a row
+    of a socket that died without closing stops counting after ``RUMMY_PRESENCE_SECONDS``)."""
+    return Connection.objects.live(now).filter(user_id=user_id).exists()
 
 
 def _send_counts(user_ids: list[int], game: Game | None = None, your_turn_user: int | None = None) -> None:

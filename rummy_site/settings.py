@@ -150,10 +150,15 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 RUMMY_PAGE_POLL_MS = int(os.environ.get("RUMMY_PAGE_POLL_MS", "1000"))
 RUMMY_PAGE_POLL_ALWAYS = not REDIS_URL
 if REDIS_URL:
+    # channels-redis waits for a socket's messages with a blocking pop of 5 s; redis-py 8 gives up
+    # on any read after its default 5 s socket timeout, which killed idle sockets (1011). No socket
+    # timeout: Redis itself answers the pop after 5 s. (A finite one longer than the pop would keep
+    # idle sockets open too, but redis-py then sends through asyncio.wait_for, which on Python 3.11
+    # can swallow the cancellation of a closed socket's receive, leaving it polling Redis forever.)
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None, "socket_connect_timeout": 5}]},
         }
     }
     # Django's own Redis cache, which while Redis is unreachable (refusing, or silent for a second)
@@ -199,6 +204,10 @@ ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Rummy Table] "
 # Merged into allauth's defaults; format "amount/duration/per", per is ip, user or key.
+# login_failed's key is the account and the address together (accounts/adapter.py): one address
+# gets 10 wrong passwords a minute over all accounts and 5 per 5 minutes for one account, while
+# the owner, from another address, still logs in (README, "Log-in rate limits").
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
     "login_failed": "10/m/ip,5/5m/key",

@@ -38,7 +38,8 @@ def pytest_configure(config):
     database = 1 + int(worker.removeprefix("gw"))
     url = urlsplit(settings.REDIS_URL)._replace(path=f"/{database}").geturl()
     settings.CACHES["default"]["LOCATION"] = url
-    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [url]
+    (host,) = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [{**host, "address": url}]
 
 
 def pytest_collection_modifyitems(config, items):

@@ -4,8 +4,11 @@ REDIS_URL, its channel layer). Used by the browser tests (tests/e2e/conftest.py)
 test and the event-latency benchmark."""
 from __future__ import annotations
 
+import functools
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from daphne.testing import DaphneProcess
 
@@ -13,8 +16,9 @@ SERVER_HOST = "127.0.0.1"
 SERVER_START_TIMEOUT_SECONDS = 30
 
 
-def server_application():
-    """Build the ASGI application inside the forked server process.
+def server_application(log_path: Path | None = None):
+    """Build the ASGI application inside the forked server process; with ``log_path``, every
+    record of level WARNING and above that the server logs is also written to that file.
 
     A fork copies the test process's memory but none of its threads, so asgiref's shared
     single-thread executor (used by channels' database_sync_to_async outside a request) would wait
@@ -32,6 +36,11 @@ def server_application():
     from django.conf import settings
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
+    if log_path is not None:
+        handler = logging.FileHandler(log_path)
+        handler.setLevel(logging.WARNING)
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        logging.getLogger().addHandler(handler)
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     channel_layers.backends.clear()
     if SERVER_HOST not in settings.ALLOWED_HOSTS:
@@ -41,11 +50,12 @@ def server_application():
     return ASGIStaticFilesHandler(get_default_application())
 
 
-def start_daphne() -> DaphneProcess:
-    """Fork a daphne process serving ``server_application`` on 127.0.0.1 and wait until it listens.
+def start_daphne(log_path: Path | None = None) -> DaphneProcess:
+    """Fork a daphne process serving ``server_application`` (logging warnings and errors to
+    ``log_path`` too, when given) on 127.0.0.1 and wait until it listens.
     Close the parent's database connections first (the child must not share them).
     Raises RuntimeError (with the child's error) when it does not start within 30 s."""
-    process = DaphneProcess(host=SERVER_HOST, get_application=server_application)
+    process = DaphneProcess(host=SERVER_HOST, get_application=functools.partial(server_application, log_path))
     process.start()
     deadline = time.monotonic() + SERVER_START_TIMEOUT_SECONDS
     while not process.ready.wait(0.2):

@@ -6,7 +6,11 @@ from django.db import connections
 
 @pytest.fixture
 async def close_thread_connections():
-    """After an async test, close the database connections of the thread that ran its sync code
-    (``sync_to_async``), so that no connection outlives the test database."""
+    """After an async test, stop the websocket consumers it left running
+    (``tests.games.sockets.stop_open_sockets``) and close the database connections of the thread
+    that ran its sync code (``sync_to_async``), so that no connection outlives the test database."""
+    from tests.games.sockets import stop_open_sockets
+
     yield
+    await stop_open_sockets()
     await sync_to_async(connections.close_all)()

@@ -2,6 +2,9 @@
 the project's real ASGI application (origin check, session auth, URL routing, consumer)."""
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
@@ -12,6 +15,28 @@ HOST = b"testserver"
 """A host in settings.ALLOWED_HOSTS, which AllowedHostsOriginValidator checks the Origin against."""
 SILENCE = 0.2
 """Seconds to wait when asserting that no message arrives."""
+_opened: list[WebsocketCommunicator] = []
+
+
+def communicator(path: str, headers: list[tuple[bytes, bytes]]) -> WebsocketCommunicator:
+    """A WebsocketCommunicator on ``path`` of the project's application, stopped after the test by
+    ``stop_open_sockets`` if the test leaves it running."""
+    socket = WebsocketCommunicator(application, path, headers=headers)
+    _opened.append(socket)
+    return socket
+
+
+async def stop_open_sockets() -> None:
+    """Cancel the consumers the test left running, one by one, as a server cancels those of its
+    connections. Left to the end of the test's event loop, they would be cancelled together with
+    the loop's other tasks, channels-redis's receive among them, which can then keep waiting on
+    Redis and never let the loop close."""
+    while _opened:
+        socket = _opened.pop()
+        if not socket.future.done():
+            socket.future.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await socket.future
 
 
 @sync_to_async
@@ -33,7 +58,7 @@ async def open_socket(game_id: int, cookie: str | None, *, origin: bytes = b"htt
     headers = [(b"origin", origin), (b"host", HOST)]
     if cookie is not None:
         headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    socket = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+    socket = communicator(f"/ws/games/{game_id}/", headers)
     answer = await socket.connect(timeout=5)
     if expect:
         assert answer == (True, None), f"connection refused: {answer}"

@@ -1,14 +1,21 @@
 """The user websocket (``/ws/user/``, on every page): anonymous users refused, the waiting count on
 connect and on request, a "your turn" event (with the game) when a turn passes, the count going
-down for the player who moved, and presence rows kept for as long as the socket is open."""
+down for the player who moved, presence rows kept for as long as the socket is open and no
+longer, and the socket closed (4403) when its session logs out or its user is suspended."""
+from datetime import timedelta
+
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
 
+from games import moderation
 from games.models import Connection
-from rummy_site.asgi import application
+from games.notices import is_present
 from tests.factories import hand_keys, login, make_started_game, make_user, post_move, seat_to_move, seats_of
-from tests.games.sockets import HOST, SILENCE, session_cookie
+from tests.games.sockets import HOST, SILENCE, communicator, session_cookie
+from tests.moderators import make_moderator
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("close_thread_connections")]
@@ -18,7 +25,7 @@ async def user_socket(cookie):
     headers = [(b"origin", b"http://testserver"), (b"host", HOST)]
     if cookie:
         headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    socket = WebsocketCommunicator(application, "/ws/user/", headers=headers)
+    socket = communicator("/ws/user/", headers)
     assert (await socket.connect(timeout=5))[0]
     return socket
 
@@ -78,3 +85,59 @@ async def test_the_user_socket_ignores_messages_it_does_not_know():
     await socket.send_json_to({"type": "ping"})
     assert await socket.receive_json_from(timeout=3) == waiting(0)
     await socket.disconnect()
+
+
+async def closed_as_forbidden(socket) -> bool:
+    """True when the server closed ``socket`` with 4403 (its next output is that close)."""
+    return await socket.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}
+
+
+async def test_the_user_socket_closes_when_its_session_logs_out_and_its_presence_goes():
+    user = await sync_to_async(make_user)("rhea")
+    leaving, staying = await sync_to_async(lambda: (login(user), login(user)))()
+    leaving_socket = await user_socket(leaving.cookies["sessionid"].value)
+    staying_socket = await user_socket(staying.cookies["sessionid"].value)
+    for socket in (leaving_socket, staying_socket):
+        assert await socket.receive_json_from(timeout=3) == waiting(0)
+
+    assert (await sync_to_async(leaving.post)(reverse("account_logout"))).status_code == 302
+
+    assert await closed_as_forbidden(leaving_socket)
+    await leaving_socket.disconnect()  # the server's answer to the close
+    assert await Connection.objects.filter(user=user).acount() == 1
+    await staying_socket.send_json_to({"type": "ping"})  # the same user's other session stays
+    assert await staying_socket.receive_json_from(timeout=3) == waiting(0)
+    await staying_socket.disconnect()
+
+
+async def test_the_user_socket_closes_when_its_user_is_suspended():
+    user = await sync_to_async(make_user)("sid")
+    socket = await user_socket(await session_cookie(user))
+    assert await socket.receive_json_from(timeout=3) == waiting(0)
+
+    await sync_to_async(lambda: moderation.suspend_user(make_moderator(), user.pk, "Abuse."))()
+
+    assert await closed_as_forbidden(socket)
+    await socket.disconnect()
+    assert not await Connection.objects.filter(user=user).aexists()
+
+
+async def test_a_socket_that_died_without_closing_leaves_no_presence_behind():
+    user = await sync_to_async(make_user)("tove")
+    crashed = await user_socket(await session_cookie(user))
+    assert await crashed.receive_json_from(timeout=3) == waiting(0)
+    crashed.future.cancel()  # its server died: the consumer's disconnect never runs
+    presence = timedelta(seconds=settings.RUMMY_PRESENCE_SECONDS)
+    now = timezone.now()
+    assert await sync_to_async(is_present)(user.pk, now)
+    assert not await sync_to_async(is_present)(user.pk, now + presence + timedelta(seconds=1))
+
+    # The window passes; the user opens another page, whose ping deletes the dead socket's row.
+    await Connection.objects.filter(user=user).aupdate(last_seen=now - presence - timedelta(seconds=1))
+    assert not await sync_to_async(is_present)(user.pk, timezone.now())
+    live = await user_socket(await session_cookie(user))
+    assert await live.receive_json_from(timeout=3) == waiting(0)
+    assert await Connection.objects.filter(user=user).acount() == 1
+    assert await sync_to_async(is_present)(user.pk, timezone.now())
+    await live.disconnect()
+    assert not await sync_to_async(is_present)(user.pk, timezone.now())

@@ -1,13 +1,17 @@
 """The game websocket (``/ws/games/<id>/``) through the project's real ASGI application: who may
-connect, and exactly one small ``game.changed`` event per accepted change, none for a refusal."""
+connect, exactly one small ``game.changed`` event per accepted change, none for a refusal, and the
+socket closed (4403) when its session logs out, its user is suspended, or its user loses their
+seat at a private table."""
 import pytest
 from asgiref.sync import sync_to_async
+from django.urls import reverse
 
-from games import services
+from games import moderation, services
 from games.models import Move
 from tests.factories import (hand_keys, login, make_started_game, make_table, make_user, post_move,
                              run_due_jobs, seat_to_move, seats_of)
 from tests.games.sockets import SILENCE, open_socket, session_cookie
+from tests.moderators import make_moderator
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("close_thread_connections")]
@@ -161,3 +165,55 @@ async def test_a_logged_out_session_is_refused():
 
     socket = await open_socket(game.pk, await logged_out_cookie(), expect=False)
     assert socket.refusal == (False, 4403)
+
+
+async def closed_as_forbidden(socket) -> bool:
+    """True when the server closed ``socket`` with 4403 (its next output is that close)."""
+    return await socket.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}
+
+
+async def test_a_game_socket_closes_when_its_session_logs_out():
+    game, seats = await started_game(players=2, seed="ws-session-ends")
+    leaving, staying = await sync_to_async(lambda: (login(seats[0].user), login(seats[0].user)))()
+    leaving_socket = await open_socket(game.pk, leaving.cookies["sessionid"].value)
+    staying_socket = await open_socket(game.pk, staying.cookies["sessionid"].value)
+
+    assert (await sync_to_async(leaving.post)(reverse("account_logout"))).status_code == 302
+
+    assert await closed_as_forbidden(leaving_socket)
+    assert await staying_socket.receive_nothing(timeout=SILENCE)  # the same user's other session
+    await leaving_socket.disconnect()
+    await staying_socket.disconnect()
+
+
+async def test_a_game_socket_closes_when_its_user_is_suspended():
+    game, seats = await started_game(players=2, seed="ws-suspended")
+    suspended, other = seats
+    suspended_socket = await open_socket(game.pk, await session_cookie(suspended.user))
+    other_socket = await open_socket(game.pk, await session_cookie(other.user))
+
+    await sync_to_async(lambda: moderation.suspend_user(make_moderator(), suspended.user_id, "Abuse."))()
+
+    assert await closed_as_forbidden(suspended_socket)
+    assert (await next_event(other_socket))["version"] == game.version + 1  # a computer took the seat
+    await suspended_socket.disconnect()
+    await other_socket.disconnect()
+
+
+@pytest.mark.parametrize("is_private", [True, False])
+async def test_a_game_socket_closes_when_its_user_loses_a_seat_at_a_private_table(is_private):
+    game, seats = await started_game(players=2, seed="ws-seat-lost", is_private=is_private)
+    removed, other = seats
+    removed_socket = await open_socket(game.pk, await session_cookie(removed.user))
+    other_socket = await open_socket(game.pk, await session_cookie(other.user))
+
+    await sync_to_async(lambda: moderation.remove_player(make_moderator(), game.pk, removed.position, "Abuse."))()
+
+    changed = {"type": "game.changed", "game": game.pk, "version": game.version + 1}
+    assert await next_event(other_socket) == changed
+    if is_private:
+        assert await closed_as_forbidden(removed_socket)
+    else:  # at a public table the removed player may still watch
+        assert await next_event(removed_socket) == changed
+    await removed_socket.disconnect()
+    await other_socket.disconnect()

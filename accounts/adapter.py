@@ -1,0 +1,15 @@
+"""The site's allauth adapter: failed log-ins are counted per account and address together, so
+that a stranger's wrong passwords cannot keep an account's owner out (README, "Log-in rate limits")."""
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core.internal.ratelimit import get_ip
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    """allauth's default adapter, with the key of the ``login_failed`` per-key rate limit."""
+
+    def _get_login_attempts_cache_key(self, request, **credentials) -> str:
+        """The login (user name or e-mail address, lower case) and the client's address, as
+        ``"<site domain>:<login>:<address>"``; the address as allauth's per-address limits see it
+        (behind ``ALLAUTH_TRUSTED_PROXY_COUNT`` proxies, an IPv6 address by its /64 prefix).
+        Also the key a password reset clears (``_delete_login_attempts_cached_email``)."""
+        return f"{super()._get_login_attempts_cache_key(request, **credentials)}:{get_ip(request)}"

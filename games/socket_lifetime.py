@@ -1,0 +1,67 @@
+"""How long a websocket may live: every socket of a signed-in user (game page or user socket) joins
+a group of its session and one of its user, and is closed through them when the session logs out
+or the user becomes inactive (suspended). A game socket at a private table is also closed when its
+user no longer holds a seat there (``games.consumers``).
+
+Closing is an event after commit, best-effort like every event: when the channel layer cannot be
+reached the failure is logged, and the logout or the suspension stands.
+"""
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_out
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.utils.crypto import salted_hmac
+
+logger = logging.getLogger(__name__)
+
+SOCKETS_CLOSE = "sockets.close"
+
+
+def session_group(session_key: str) -> str:
+    """Channel group name of every socket opened with session ``session_key``: a keyed digest, so
+    the session key itself (a credential) is never written to the channel layer."""
+    return "session-" + salted_hmac("games.socket_lifetime.session_group", session_key).hexdigest()[:32]
+
+
+def account_group(user_id: int) -> str:
+    """Channel group name of every socket of user ``user_id``, game sockets and user sockets."""
+    return f"sockets-{user_id}"
+
+
+def close_sockets(group: str) -> None:
+    """After commit, close every socket in ``group`` (``{"type": "sockets.close"}``; the consumers
+    close with 4403, which the pages take as "stop reconnecting")."""
+    transaction.on_commit(lambda: _send_close(group))
+
+
+def _send_close(group: str) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, {"type": SOCKETS_CLOSE})
+    except Exception as error:  # whatever the layer raises (unreachable, timed out, full): the change stands
+        logger.warning("could not close the sockets of %s: %s", group, error)
+
+
+def _session_logged_out(sender, request, user, **kwargs) -> None:
+    if user is not None and request.session.session_key:
+        close_sockets(session_group(request.session.session_key))
+
+
+def _user_saved(sender, instance, **kwargs) -> None:
+    if not instance.is_active:
+        close_sockets(account_group(instance.pk))
+
+
+def connect_signals() -> None:
+    """Close sockets on logout (``user_logged_out``) and when a user is saved inactive (a suspension,
+    ``games.moderation.suspend_user``, or an admin's change). Called by ``GamesConfig.ready``."""
+    user_logged_out.connect(_session_logged_out, dispatch_uid="games.socket_lifetime.logout")
+    post_save.connect(_user_saved, sender=get_user_model(), dispatch_uid="games.socket_lifetime.inactive")
