@@ -354,7 +354,7 @@ def play_computer_turn(game_id: int, version: int | None = None) -> bool:
     is still at that version (the worker's job, ``games.jobs.computer_turn``), so a job run twice
     or late moves nothing.
 
-    Returns True when an action was applied. The bot (``bots.chooser`` of the variant and the
+    Returns True when an action was applied. The bot (``bots.chooser`` of the table's variant and the
     seat's level; a person's seat is played at the normal level) sees only its own PlayerView and
     the public events of the deal (``bots.memory.Memory``, from the move log): the normal level
     only to draw rather than take back the very card it discarded (since the deal began or the
@@ -373,6 +373,6 @@ def play_computer_turn(game_id: int, version: int | None = None) -> bool:
         rng = random.Random(f"{game.seed}:bot:{game.version}")
         level = seat.bot_level or Seat.BotLevel.NORMAL
         memory = _computer_memory(game, rows.deal.number) if level != Seat.BotLevel.EASY else None
-        action = chooser(game.variant, level)(state.player_view(seat.position), rng, memory)
+        action = chooser(state.variant, level)(state.player_view(seat.position), rng, memory)
         _apply(rows, state, seat, action, actor)
     return True

@@ -301,7 +301,7 @@ def play_moves(game: Game, count: int | None = None, *, until=None, seed: str = 
                     raise AssertionError(f"computer seat {seat.position} did not move in game {game.pk}")
                 continue  # a live test's job worker played that turn first
         else:
-            action = chooser(game.variant)(state.player_view(seat.position), rng)
+            action = chooser(state.variant)(state.player_view(seat.position), rng)
             services.submit_move(seat.user, game.pk, game.version, action.to_json())
         made += 1
     game.refresh_from_db()

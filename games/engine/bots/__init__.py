@@ -34,8 +34,9 @@ melds caught in hand count against the holder (F17); in Standard Rummy it lost d
 (R10)."""
 
 
-def chooser(variant: str, level: str = "normal"):
-    """The choose function of ``level`` for ``variant``: ``choose(view, rng, memory=None) -> Action``.
+def chooser(variant, level: str = "normal"):
+    """The choose function of ``level`` for ``variant`` (the table's variant object, with its
+    options, e.g. ``make_variant("frayzy", {"wilds": 4})``): ``choose(view, rng, memory=None) -> Action``.
 
     Raises ValueError for an unknown level."""
     if level == "easy":
@@ -43,5 +44,5 @@ def chooser(variant: str, level: str = "normal"):
     if level == "normal":
         return ComputerPlayer(variant)
     if level == "strong":
-        return ComputerPlayer(variant, informed=True, **STRONG_PLAY.get(variant, {}))
+        return ComputerPlayer(variant, informed=True, **STRONG_PLAY.get(variant.name, {}))
     raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")

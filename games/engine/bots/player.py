@@ -114,7 +114,7 @@ def _keeping_taken_wild(view: PlayerView, rules: MeldRules, discards: list[Disca
 
 @dataclass(frozen=True)
 class ComputerPlayer:
-    """A computer player for ``variant``. The strong level sets ``informed`` (counts live cards, reads
+    """A computer player for ``variant`` (the table's variant object, with its options). The strong level sets ``informed`` (counts live cards, reads
     its memory, plans by draws and outs) and, where it wins deals, ``holds_melds`` (keeps its melds in
     hand until it can go out in one turn, while every other seat holds more than ``safe_hand``
     cards), and compares its ``outs_compared`` best discards by their outs (``SAFE_HAND`` and
@@ -126,11 +126,16 @@ class ComputerPlayer:
     view). Raises ValueError when the view lists no legal action.
     """
 
-    variant: str
+    variant: object
     informed: bool = False
     holds_melds: bool = False
     safe_hand: int = SAFE_HAND
     outs_compared: int = OUTS_COMPARED
+
+    @property
+    def name(self) -> str:
+        """The variant's name (``"standard"``, ``"wild"``, ``"frustration"``, ``"frayzy"``)."""
+        return self.variant.name
 
     def __call__(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> Action:
         actions = view.legal_actions
@@ -148,7 +153,7 @@ class ComputerPlayer:
         return outlook_for(knowledge.meld_rules(self.variant, view), unseen, self._requirements(view))
 
     def _requirements(self, view: PlayerView):
-        if self.variant == "frustration" and not view.laid_down[view.seat]:
+        if self.name == "frustration" and not view.laid_down[view.seat]:
             return CONTRACTS[view.totals[view.seat]]
         return ()
 
@@ -173,7 +178,7 @@ class ComputerPlayer:
         if self._requirements(view):
             wanted = find_contract(hand, view.totals[view.seat], outlook.rules, top) is not None
         else:
-            wanted = fits_table(top, view, outlook.rules, self.variant)
+            wanted = fits_table(top, view, outlook.rules, self.name)
         if len(view.hand) < TAKE_TO_MELD_HAND:
             return TakeDiscard() if wanted else DrawStock()
         if self._measures(view, len(hand)):
@@ -217,7 +222,7 @@ class ComputerPlayer:
         if holding:
             in_melds = {key for meld in melds for key in meld.cards}
             lay_offs = [a for a in lay_offs if a.cards[0] not in in_melds]
-        if self.informed and self.variant in COUNTS_LAST_DISCARD and not view.pending:
+        if self.informed and self.name in COUNTS_LAST_DISCARD and not view.pending:
             lay_offs = self._worth_laying_off(view, outlook, lay_offs)
         if lay_offs:
             return min(lay_offs, key=lambda a: (rules.is_wild(by_key[a.cards[0]]), a.meld, a.cards))
@@ -226,7 +231,7 @@ class ComputerPlayer:
             return ending
         discards = _keeping_taken_wild(view, rules, [a for a in actions if isinstance(a, Discard)], by_key)
         swaps = [a for a in actions if isinstance(a, SwapWild)]
-        if swaps and (not discards or len(view.hand) > WILD_LAY_OFF_HAND or self.variant in SWAPS_LAY_OFF):
+        if swaps and (not discards or len(view.hand) > WILD_LAY_OFF_HAND or self.name in SWAPS_LAY_OFF):
             return swaps[0]
         if not discards:
             return rng.choice(actions)
@@ -259,13 +264,13 @@ class ComputerPlayer:
     def _cost(self, card: Card, view: PlayerView, outlook: Outlook, memory: Memory | None) -> float:
         """What discarding ``card`` gives up: its worth to the hand plus its danger, less a little per
         penalty point."""
-        return (card_worth(card, view.hand, outlook) + danger(card, view, outlook.rules, memory, self.variant)
+        return (card_worth(card, view.hand, outlook) + danger(card, view, outlook.rules, memory, self.name)
                 - POINTS_WEIGHT * _points(card))
 
     def _meter(self, view: PlayerView, outlook: Outlook) -> HandMeter:
         contract = self._requirements(view)
-        fits = None if contract else (lambda card: fits_table(card, view, outlook.rules, self.variant))
-        return HandMeter(outlook, fits, contract, ends_with_discard=self.variant in COUNTS_LAST_DISCARD)
+        fits = None if contract else (lambda card: fits_table(card, view, outlook.rules, self.name))
+        return HandMeter(outlook, fits, contract, ends_with_discard=self.name in COUNTS_LAST_DISCARD)
 
     def _ranked(self, view: PlayerView, outlook: Outlook, memory: Memory | None, discards: list[Discard],
                 by_key: dict[str, Card], rng: random.Random) -> list[Discard]:

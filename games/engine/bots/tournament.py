@@ -36,7 +36,7 @@ class Match:
 
     def __init__(self, variant: str, players: int, seed: str, levels: list[str]):
         self.variant, self.players, self.seed, self.levels = variant, players, seed, levels
-        self.choosers = {level: chooser(variant, level) for level in levels}
+        self.choosers = {level: chooser(make_variant(variant), level) for level in levels}
         self.deal_scores: dict[str, list[float]] = {level: [] for level in levels}
         self.games_won = {level: 0 for level in levels}
         self.times: dict[str, list[float]] = {level: [] for level in levels}
