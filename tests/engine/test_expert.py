@@ -75,26 +75,6 @@ def test_a_card_another_seat_took_is_in_its_hand_in_every_sample():
         assert [card.code for card in sample.deal.discard] == ["2D", "5C"]
 
 
-@pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_the_expert_plays_legal_actions_that_the_engine_accepts(variant):
-    """Two expert seats (on a small budget) play 60 actions: each is legal and the engine takes it."""
-    table = make_variant(variant)
-    expert = replace(chooser(table, "expert"), samples=2, horizon=6)
-    state = GameState.new(table, 2, f"expert-{variant}")
-    memories = [Memory(), Memory()]
-    rng = random.Random(3)
-    for _ in range(60):
-        if state.finished:
-            break
-        seat = state.deal.turn
-        view = state.player_view(seat)
-        action = expert(view, rng, memories[seat])
-        assert action in view.legal_actions
-        state, events = state.apply(seat, action)
-        for memory in memories:
-            memory.observe(events)
-
-
 def test_the_expert_searches_the_draw():
     """Both draws are open: the expert compares them over sampled positions (the strong level's
     choice first), and its choice is one of them."""

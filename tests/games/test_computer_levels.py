@@ -12,7 +12,7 @@ from django.urls import reverse
 from games import services
 from games.engine.bots.memory import Memory
 from games.models import Game, Move, Seat
-from tests.factories import load_state, login, make_started_game, make_table, make_user, seats_of
+from tests.factories import computer_game, load_state, login, make_started_game, make_table, make_user, seats_of
 
 pytestmark = pytest.mark.django_db
 
@@ -55,12 +55,7 @@ def test_computer_turns_of_every_level_go_through_the_services(variant):
     """A strong and an easy computer play 60 actions through ``services.play_computer_turn``; each
     is stored as a Move, and the stored game replays to the same position (every action passed
     the engine's checks in ``services``)."""
-    host = make_user()
-    game = services.create_table(host, variant=variant, players=2, is_private=True, creator_plays=False,
-                                 seed=f"levels-{variant}")
-    services.add_computer_player(host, game.pk, "strong")
-    services.add_computer_player(host, game.pk, "easy")
-    services.start_game(host, game.pk)
+    game = computer_game(variant, f"levels-{variant}", "strong", "easy")
     for _ in range(60):
         assert services.play_computer_turn(game.pk)
         if Game.objects.get(pk=game.pk).status != Game.Status.ACTIVE:
@@ -75,12 +70,7 @@ def test_computer_turns_of_every_level_go_through_the_services(variant):
 
 def test_an_expert_computer_fills_a_seat_and_plays_through_the_services():
     """The expert level takes a seat like the others; its turns are stored as the computer's Moves."""
-    host = make_user()
-    game = services.create_table(host, variant="standard", players=2, is_private=True, creator_plays=False,
-                                 seed="expert-seat")
-    services.add_computer_player(host, game.pk, "expert")
-    services.add_computer_player(host, game.pk, "strong")
-    services.start_game(host, game.pk)
+    game = computer_game("standard", "expert-seat", "expert", "strong")
     assert [s.name for s in seats_of(game)] == ["Computer 1 (expert)", "Computer 2 (strong)"]
     for _ in range(8):
         assert services.play_computer_turn(game.pk)
@@ -105,12 +95,7 @@ def test_a_persons_seat_played_by_the_computer_plays_at_the_normal_level(monkeyp
 
 def test_the_strong_computer_remembers_the_deal_from_the_move_log():
     """``services._computer_memory`` rebuilds what the seat saw of this deal from stored public events."""
-    host = make_user()
-    game = services.create_table(host, variant="standard", players=2, is_private=True, creator_plays=False,
-                                 seed="memory")
-    services.add_computer_player(host, game.pk, "strong")
-    services.add_computer_player(host, game.pk, "normal")
-    services.start_game(host, game.pk)
+    game = computer_game("standard", "memory", "strong", "normal")
     for _ in range(12):
         services.play_computer_turn(game.pk)
     deal = load_state(game).deal

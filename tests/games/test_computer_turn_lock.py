@@ -8,19 +8,9 @@ from django.db import DatabaseError, connection, connections, transaction
 
 from games import services
 from games.models import Game, Move
-from tests.factories import make_user
+from tests.factories import computer_game
 
 pytestmark = pytest.mark.django_db
-
-
-def computer_table(seed: str) -> Game:
-    host = make_user()
-    game = services.create_table(host, variant="standard", players=2, is_private=True, creator_plays=False,
-                                 seed=seed)
-    services.add_computer_player(host, game.pk, "expert")
-    services.add_computer_player(host, game.pk, "normal")
-    services.start_game(host, game.pk)
-    return Game.objects.get(pk=game.pk)
 
 
 def wrap_chooser(monkeypatch, before_choosing):
@@ -44,7 +34,7 @@ def wrap_chooser(monkeypatch, before_choosing):
 @pytest.mark.django_db(transaction=True)
 def test_the_game_row_is_not_locked_while_the_computer_chooses(monkeypatch):
     """While the bot chooses, another connection can lock the game row at once (NOWAIT)."""
-    game = computer_table("unlocked")
+    game = computer_game("standard", "unlocked", "expert", "normal")
     outcomes = []
 
     def lock_from_another_connection():
@@ -71,7 +61,7 @@ def test_the_game_row_is_not_locked_while_the_computer_chooses(monkeypatch):
 def test_a_choice_made_stale_by_a_move_meanwhile_is_dropped(monkeypatch):
     """A move lands while the computer is choosing (here: the same turn played by a second job);
     the first choice, made for the old version, is dropped, so the turn is played once."""
-    game = computer_table("stale")
+    game = computer_game("standard", "stale", "expert", "normal")
     nested = []
 
     def move_meanwhile():
