@@ -28,7 +28,8 @@ from . import notices, services, turn_clock
 @task()
 def computer_turn(game_id: int, version: int) -> bool:
     """Play one computer action in ``game_id`` if it is still at ``version`` and the seat to move
-    is played by the computer (``services.play_computer_turn``); queues the next one itself."""
+    is played by the computer (``services.play_computer_turn``: the bot chooses without holding the
+    game row, and its move is dropped if the game moved on meanwhile); queues the next one itself."""
     return services.play_computer_turn(game_id, version)
 
 

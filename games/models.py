@@ -116,11 +116,12 @@ class Seat(models.Model):
     """
 
     class BotLevel(models.TextChoices):
-        """Computer levels (``games.engine.bots.chooser``): random, greedy, planning ahead."""
+        """Computer levels (``games.engine.bots.chooser``): random, greedy, planning ahead, searching."""
 
         EASY = "easy", "easy"
         NORMAL = "normal", "normal"
         STRONG = "strong", "strong"
+        EXPERT = "expert", "expert"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()

@@ -215,12 +215,12 @@ def _access_own_table(user, game_id: int) -> Game:
 
 def add_computer_player(user, game_id: int, level: str = Seat.BotLevel.NORMAL) -> Seat:
     """Give the first empty seat of ``user``'s open table to a computer player of ``level``
-    (``Seat.BotLevel``: easy, normal or strong).
+    (``Seat.BotLevel``: easy, normal, strong or expert).
 
     Raises Refusal 400 (unknown level), 403 (not the table's creator) or 409 (started or full).
     """
     if level not in Seat.BotLevel.values:
-        raise Refusal(400, "bad_level", "Choose a computer level: easy, normal or strong.")
+        raise Refusal(400, "bad_level", "Choose a computer level: easy, normal, strong or expert.")
     with transaction.atomic():
         game = _access_own_table(user, game_id)
         seat = Seat.objects.create(game=game, position=_free_position(game), bot_level=level)
@@ -354,25 +354,49 @@ def play_computer_turn(game_id: int, version: int | None = None) -> bool:
     is still at that version (the worker's job, ``games.jobs.computer_turn``), so a job run twice
     or late moves nothing.
 
-    Returns True when an action was applied. The bot (``bots.chooser`` of the variant and the
-    seat's level; a person's seat is played at the normal level) sees only its own PlayerView and
-    the public events of the deal (``bots.memory.Memory``, from the move log): the normal level
+    The bot chooses outside any lock (``_computer_choice`` reads the game without locking it), so
+    a long search never holds the game row; the action is then applied under the row's lock only
+    if the game is still at the version it was chosen for, and dropped otherwise (the move made
+    meanwhile queues whatever comes next).
+
+    Returns True when an action was applied. The bot (``bots.chooser`` of the table's variant and
+    the seat's level; a person's seat is played at the normal level) sees only its own PlayerView
+    and the public events of the deal (``bots.memory.Memory``, from the move log): the normal level
     only to draw rather than take back the very card it discarded (since the deal began or the
-    stock was last rebuilt), the strong one to weigh them.
+    stock was last rebuilt), the strong and expert ones to weigh them.
     """
+    choice = _computer_choice(game_id, version)
+    if choice is None:
+        return False
+    chosen_at, action = choice
     with transaction.atomic():
         game = lock_game(game_id)
-        if game.status != Game.Status.ACTIVE or (version is not None and version != game.version):
+        if game.status != Game.Status.ACTIVE or game.version != chosen_at:
             return False
         rows = store.load_rows(game)
         seat = rows.seats[rows.deal.turn]
         actor = turn_clock.computer_actor(game, seat)
         if actor is None:
             return False
-        state = store.load_state(rows)
-        rng = random.Random(f"{game.seed}:bot:{game.version}")
-        level = seat.bot_level or Seat.BotLevel.NORMAL
-        memory = _computer_memory(game, rows.deal.number) if level != Seat.BotLevel.EASY else None
-        action = chooser(game.variant, level)(state.player_view(seat.position), rng, memory)
-        _apply(rows, state, seat, action, actor)
+        _apply(rows, store.load_state(rows), seat, action, actor)
     return True
+
+
+def _computer_choice(game_id: int, version: int | None) -> tuple[int, Action] | None:
+    """(the game's version, the computer's action) for the seat to move, read and chosen without
+    locking the game row; None when the game is not in play, not at ``version`` (when given), or
+    the seat to move is not the computer's to play."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Refusal(404, "no_such_game", "There is no such game.")
+    if game.status != Game.Status.ACTIVE or (version is not None and version != game.version):
+        return None
+    rows = store.load_rows(game)
+    seat = rows.seats[rows.deal.turn]
+    if turn_clock.computer_actor(game, seat) is None:
+        return None
+    state = store.load_state(rows)
+    rng = random.Random(f"{game.seed}:bot:{game.version}")
+    level = seat.bot_level or Seat.BotLevel.NORMAL
+    memory = _computer_memory(game, rows.deal.number) if level != Seat.BotLevel.EASY else None
+    return game.version, chooser(state.variant, level)(state.player_view(seat.position), rng, memory)

@@ -54,6 +54,17 @@ def make_table(creator=None, *, players: int = 2, is_private: bool = False, opti
                                  options=options, creator_plays=creator_plays, seed=seed, **clock)
 
 
+def computer_game(variant: str, seed: str, *levels: str) -> Game:
+    """A started game of ``variant`` whose seats all go to computer players of ``levels``, in order."""
+    host = make_user()
+    game = services.create_table(host, variant=variant, players=len(levels), is_private=True, creator_plays=False,
+                                 seed=seed)
+    for level in levels:
+        services.add_computer_player(host, game.pk, level)
+    services.start_game(host, game.pk)
+    return Game.objects.get(pk=game.pk)
+
+
 def make_started_game(players: int = 2, humans: int | Sequence | None = None, seed: str = "factory",
                       *, is_private: bool = False, options: dict | None = None,
                       play_computers: bool = True, variant: str = "standard", **clock) -> Game:
@@ -301,7 +312,7 @@ def play_moves(game: Game, count: int | None = None, *, until=None, seed: str = 
                     raise AssertionError(f"computer seat {seat.position} did not move in game {game.pk}")
                 continue  # a live test's job worker played that turn first
         else:
-            action = chooser(game.variant)(state.player_view(seat.position), rng)
+            action = chooser(state.variant)(state.player_view(seat.position), rng)
             services.submit_move(seat.user, game.pk, game.version, action.to_json())
         made += 1
     game.refresh_from_db()

@@ -128,7 +128,7 @@ def main() -> None:
             seats = seats_of(game)
             mover = seats[state.deal.turn]
             other = next(seat for seat in seats if seat.pk != mover.pk)
-            action = chooser(game.variant)(state.player_view(mover.position), rng)
+            action = chooser(state.variant)(state.player_view(mover.position), rng)
             version = game.version
             started = time.time()
             status = post_form(server_b + reverse("game_move", args=[game.pk]),

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from games import store
 from games.engine.bots import chooser
+from games.engine.variants import make_variant
 from games.models import Game
 from tests.e2e.tables import UPDATE_TIMEOUT_MS, open_table, select_cards, shown_version, wait_for_newer_board
 
@@ -163,7 +164,7 @@ def test_game_against_a_computer_runs_to_final_standings(new_user_page):
         if view is None:
             break
         assert view.legal_actions, "the page must be waiting for Ana once the computer has moved"
-        play_in_browser(ana, chooser("standard")(view, rng))
+        play_in_browser(ana, chooser(make_variant("standard"))(view, rng))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
 

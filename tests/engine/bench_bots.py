@@ -1,10 +1,10 @@
 """Benchmark of the computer players' decision time, not a test.
 
-For every variant, plays ``deals`` deals of strong against normal and of normal against easy
-(``games.engine.bots.tournament.Match``) and prints, per level, the p50, p95 and worst time of one
-decision (the bot's ``choose`` call, in milliseconds) and how many decisions were timed. Budgets
-(issue 7): normal p95 <= 20 ms, strong p95 <= 200 ms. It prints figures only and asserts nothing
-about time. Run::
+For every variant, plays ``deals`` deals of expert against strong, of strong against normal and of
+normal against easy (``games.engine.bots.tournament.Match``) and prints, per level, the p50, p95,
+p99 and worst time of one decision (the bot's ``choose`` call, in milliseconds) and how many
+decisions were timed. Budgets (issues 7 and 16): normal p95 <= 20 ms, strong p95 <= 200 ms, expert
+p95 <= 300 ms and p99 <= 1 s. It prints figures only and asserts nothing about time. Run::
 
     nice .venv/bin/python tests/engine/bench_bots.py [deals] [seed]
 """
@@ -27,15 +27,16 @@ def percentile(ordered: list[float], share: float) -> float:
 
 
 def main(deals: int, seed: str) -> None:
-    """Print one line per variant and level: decisions, p50, p95 and worst milliseconds."""
+    """Print one line per variant and level: decisions, p50, p95, p99 and worst milliseconds."""
     for variant in sorted(VARIANTS):
-        for levels in (["strong", "normal"], ["normal", "easy"]):
+        for levels in (["expert", "strong"], ["strong", "normal"], ["normal", "easy"]):
             match = Match(variant, 2, seed, levels)
             match.play(deals)
             for level in levels:
                 times = sorted(match.times[level])
                 print(f"{variant:12} {'-'.join(levels):14} {level:7} decisions {len(times):6}  "
                       f"p50 {percentile(times, 0.5):7.3f} ms  p95 {percentile(times, 0.95):7.3f} ms  "
+                      f"p99 {percentile(times, 0.99):7.3f} ms  "
                       f"max {times[-1]:8.3f} ms")
 
 

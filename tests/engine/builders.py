@@ -340,7 +340,7 @@ def playout(variant, players: int, seed: str, bot_seed: int,
     Yields ``(state, seat, action, next_state, events)`` for each action, stopping when the game is
     finished or after ``max_moves`` actions.
     """
-    choose = chooser(variant.name)
+    choose = chooser(variant)
     state = GameState.new(variant, players, seed)
     rng = random.Random(bot_seed)
     for _ in range(max_moves):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import random
 import types
+from dataclasses import replace
 
 import pytest
 from builders import build, frayzy, frustration, wild
@@ -24,19 +25,23 @@ from games.engine.variants import make_variant
 
 VARIANT_NAMES = ("standard", "wild", "frustration", "frayzy")
 MOVES_PER_GAME = 400
+EXPERT_MOVES = 100
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_choice_is_legal_and_the_engine_accepts_it(variant, level):
-    """Two seats of ``level`` play ``MOVES_PER_GAME`` actions: each one is among the view's legal
-    actions and ``GameState.apply`` accepts it (a refusal would raise IllegalAction)."""
-    choose = chooser(variant, level)
+    """Two seats of ``level`` play ``MOVES_PER_GAME`` actions (the expert, on a small budget,
+    ``EXPERT_MOVES``): each one is among the view's legal actions and ``GameState.apply`` accepts it
+    (a refusal would raise IllegalAction)."""
+    choose, moves = chooser(make_variant(variant), level), MOVES_PER_GAME
+    if level == "expert":
+        choose, moves = replace(choose, samples=2, horizon=6), EXPERT_MOVES
     state = GameState.new(make_variant(variant), 2, f"legal-{variant}-{level}")
     memories = [Memory(), Memory()]
     rng = random.Random(7)
     ended = 0
-    for _ in range(MOVES_PER_GAME):
+    for _ in range(moves):
         if state.finished:
             break
         seat = state.deal.turn
@@ -59,7 +64,7 @@ def test_every_choice_is_legal_and_the_engine_accepts_it(variant, level):
 def test_a_hand_that_can_go_out_goes_out(level, state):
     """After the draw, a hand that melds completely (Standard, S11) or all but one card to discard
     (Wild W12, Frustration R14 with contract 1 laid first) goes out in this turn."""
-    choose = chooser(state.variant.name, level)
+    choose = chooser(state.variant, level)
     rng = random.Random(1)
     for _ in range(10):
         action = choose(state.player_view(0), rng, Memory())
@@ -84,9 +89,9 @@ def test_strong_keeps_its_melds_while_the_other_seat_is_far(variant, other_hand,
     hands = ["9S 9H 9D 3C 5D KH QS JD", other_hand]
     state = wild(hands, number=4) if variant == "wild" else build(hands, phase="play")
     view = state.player_view(0)
-    strong = chooser(variant, "strong")(view, random.Random(1), Memory())
+    strong = chooser(make_variant(variant), "strong")(view, random.Random(1), Memory())
     assert isinstance(strong, Discard) is strong_holds
-    assert isinstance(chooser(variant, "normal")(view, random.Random(1)), LayMeld)
+    assert isinstance(chooser(make_variant(variant), "normal")(view, random.Random(1)), LayMeld)
 
 
 @pytest.mark.parametrize("other_hand, strong_holds", [
@@ -97,7 +102,7 @@ def test_strong_frayzy_lays_its_melds_once_the_other_seat_holds_four_cards(other
     """In Frayzy the strong level's margin is one card wider than in Standard Rummy: it lays its set
     when the other seat is down to four cards, as melds caught in hand count against it (F17)."""
     state = frayzy(["R7 B7 G7 R2 B5 G11 Y9 Y3", other_hand])
-    strong = chooser("frayzy", "strong")(state.player_view(0), random.Random(1), Memory())
+    strong = chooser(make_variant("frayzy"), "strong")(state.player_view(0), random.Random(1), Memory())
     assert isinstance(strong, Discard) is strong_holds
 
 
@@ -106,7 +111,7 @@ def test_wild_rummy_swaps_a_wild_out_to_shorten_a_short_hand(level):
     """W11: 6H takes the 2 out of 5H 2S=6H 7H, and the freed wild lays off (W6): the hand of two is
     left one card, where keeping both would need two lay-offs in one turn to go out."""
     state = wild(["6H 9C", "KH QH JD"], melds=[(1, "5H 2S=6H 7H")], number=2)
-    choice = chooser("wild", level)(state.player_view(0), random.Random(1), Memory())
+    choice = chooser(make_variant("wild"), level)(state.player_view(0), random.Random(1), Memory())
     assert choice == SwapWild(1, "6H", "2S")
 
 
@@ -116,8 +121,8 @@ def test_strong_keeps_a_card_that_lays_off_as_its_last_discard_in_wild_rummy():
     9H 9D 6C, which goes out with a third 9 or a wild. The normal level lays 6C off."""
     state = wild(["9H 9D KS 6C", "KH QH JD"], melds=[(1, "3C 4C 5C")], number=1)
     view = state.player_view(0)
-    assert chooser("wild", "strong")(view, random.Random(1), Memory()) == Discard("KS")
-    assert isinstance(chooser("wild", "normal")(view, random.Random(1)), LayOff)
+    assert chooser(make_variant("wild"), "strong")(view, random.Random(1), Memory()) == Discard("KS")
+    assert isinstance(chooser(make_variant("wild"), "normal")(view, random.Random(1)), LayOff)
 
 
 def test_a_card_that_can_swap_out_a_wild_fits_the_table_in_wild_rummy():
@@ -125,7 +130,7 @@ def test_a_card_that_can_swap_out_a_wild_fits_the_table_in_wild_rummy():
     lay-off; so it is a card to lay off, and a dangerous discard. 9C does neither."""
     state = wild(["6H 9C", "KH QH JD"], melds=[(1, "5H 2S=6H 7H")], number=2)
     view = state.player_view(0)
-    rules = knowledge.meld_rules("wild", view)
+    rules = knowledge.meld_rules(make_variant("wild"), view)
     six, nine = view.hand
     assert fits_table(six, view, rules, "wild")
     assert not fits_table(nine, view, rules, "wild")
@@ -135,7 +140,7 @@ def test_a_card_that_can_swap_out_a_wild_fits_the_table_in_wild_rummy():
 def test_frustration_lays_the_contract_first():
     state = frustration(["5S 5H 5D 8C 8H 8S JC JD JH QS KD 3C 4C", "AS AH"])
     for level in ("normal", "strong"):
-        assert isinstance(chooser("frustration", level)(state.player_view(0), random.Random(1)), LayContract)
+        assert isinstance(chooser(make_variant("frustration"), level)(state.player_view(0), random.Random(1)), LayContract)
 
 
 WILD_HEAVY = "2C~1 2D 2D~1 2H 2H~1 2S~1 JK~1 JK~2 KC KH QC QC~1 QH"
@@ -146,13 +151,13 @@ WILD_LIGHT = "10D 10D~1 2C 2S AD AD~1 JD JD~1 JK KD KD~1 QD QD~1"
 @pytest.mark.parametrize("level", ["normal", "strong"])
 def test_frustration_a_hand_without_room_for_a_wild_draws_instead_of_taking_one(level):
     state = frustration([WILD_HEAVY, WILD_LIGHT], discard="5C JK~3", turn=0, phase="draw", totals=[14, 14])
-    assert chooser("frustration", level)(state.player_view(0), random.Random(1), Memory()) == DrawStock()
+    assert chooser(make_variant("frustration"), level)(state.player_view(0), random.Random(1), Memory()) == DrawStock()
 
 
 @pytest.mark.parametrize("level", ["normal", "strong"])
 def test_frustration_a_wild_taken_is_not_discarded_again(level):
     state = frustration([WILD_LIGHT, WILD_HEAVY], discard="5C JK~3", turn=0, phase="draw", totals=[14, 14])
-    choose, rng, memory = chooser("frustration", level), random.Random(1), Memory()
+    choose, rng, memory = chooser(make_variant("frustration"), level), random.Random(1), Memory()
     assert choose(state.player_view(0), rng, memory) == TakeDiscard()
     state, _ = state.apply(0, TakeDiscard())
     discard = choose(state.player_view(0), rng, memory)
@@ -166,7 +171,7 @@ def test_a_card_discarded_earlier_in_the_deal_is_not_taken_back(level):
     it had discarded before. A seat that remembers its discards draws from the stock instead."""
     state = build(["4D 4H 5C 6S 9H 9C 9D KS QH JC", "2C 3C 7D 8D 10S JS QS KD AD AS"], discard="2H 4S",
                   turn=0, phase="draw")
-    choose, rng = chooser("standard", level), random.Random(1)
+    choose, rng = chooser(make_variant("standard"), level), random.Random(1)
     assert choose(state.player_view(0), rng, Memory()) == TakeDiscard()
     remembering = Memory(deal=1, pile=["2H", "4S"], discarded={0: ["4S"]})
     assert choose(state.player_view(0), rng, remembering) == DrawStock()
@@ -178,7 +183,7 @@ def test_the_other_copy_of_a_card_discarded_earlier_may_be_taken(level):
     not taken back. Here 8C completes contract 1 (three sets of 3) after seat 0 discarded 8C~1."""
     state = frustration(["8H 8S 5D 5S 5C JH JS JD 3C 9D KH AS 4H", "2C 3D 7D 10S QS KD AD QH KS 6C"],
                         discard="6H 8C", turn=0, phase="draw")
-    choose, rng = chooser("frustration", level), random.Random(1)
+    choose, rng = chooser(make_variant("frustration"), level), random.Random(1)
 
     def discarded_by_seat_0(key: str) -> Memory:
         return Memory.replay(1, [{"type": "discard", "seat": 0, "card": key},
@@ -212,7 +217,7 @@ def test_frustration_two_seats_do_not_pass_wilds_to_each_other_for_ever():
                        taken={seat: codes.split() for seat, codes in STALLED_TAKEN.items()},
                        refused={seat: codes.split() for seat, codes in STALLED_REFUSED.items()})
                 for _ in range(2)]
-    players = [chooser("frustration", "strong"), chooser("frustration", "normal")]
+    players = [chooser(make_variant("frustration"), "strong"), chooser(make_variant("frustration"), "normal")]
     rngs = [random.Random(0), random.Random(1)]
     stock = len(state.deal.stock)
     for _ in range(40):
@@ -238,28 +243,59 @@ def _reachable(*roots) -> list[object]:
     return list(seen.values())
 
 
+@pytest.mark.parametrize("level", ["strong", "expert"])
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_a_bot_cannot_reach_another_seats_cards(variant):
+def test_a_bot_cannot_reach_another_seats_cards(variant, level):
     """What a bot is given (its chooser, its PlayerView, its Memory) reaches no game state, no deal
-    and no card of another hand or of the stock, at any point of a played deal."""
-    state = GameState.new(make_variant(variant), 2, f"hidden-{variant}")
+    and no card of another hand or of the stock, at any point of a played deal, before it chooses
+    and after (the expert, on a small budget here, keeps none of the positions it searched)."""
+    table = make_variant(variant)
+    state = GameState.new(table, 2, f"hidden-{variant}")
     memories = [Memory(), Memory()]
     rng = random.Random(3)
+    choose = chooser(table, level)
+    if level == "expert":
+        choose = replace(choose, samples=2, horizon=4)
     for step in range(120):
         if state.finished:
             break
         seat = state.deal.turn
-        choose = chooser(variant, "strong")
         view = state.player_view(seat)
-        if step % 10 == 0:
+        checked = step % 10 == 0
+        if checked:
             hidden = {c.key for other, hand in enumerate(state.deal.hands) if other != seat for c in hand}
             hidden |= {c.key for c in state.deal.stock}
-            reached = _reachable(choose, view, memories[seat])
-            assert not [o for o in reached if isinstance(o, (GameState, DealState))]
-            assert not {o.key for o in reached if isinstance(o, Card)} & hidden
-        state, events = state.apply(seat, choose(view, rng, memories[seat]))
+            _assert_unreachable(hidden, choose, view, memories[seat])
+        action = choose(view, rng, memories[seat])
+        if checked:
+            _assert_unreachable(hidden, choose, view, memories[seat])
+        state, events = state.apply(seat, action)
         for memory in memories:
             memory.observe(events)
+
+
+def _assert_unreachable(hidden: set[str], *roots) -> None:
+    reached = _reachable(*roots)
+    assert not [o for o in reached if isinstance(o, (GameState, DealState))]
+    assert not {o.key for o in reached if isinstance(o, Card)} & hidden
+
+
+SMALL_FRAYZY = {"copies": 1, "wilds": 2, "skips": 1, "draw_fives": 0, "discard_ones": 3}
+"""A Frayzy table with other card counts than the default 116-card deck (F1): 54 cards."""
+
+
+def test_the_strong_level_counts_the_unseen_cards_of_the_tables_own_deck():
+    """A Frayzy table of 54 cards (one copy of each number, two Wilds, no Draw 5): the cards the
+    strong level counts as still to come are that deck's, not the default 116-card deck's (F1)."""
+    variant = make_variant("frayzy", SMALL_FRAYZY)
+    state = GameState.new(variant, 2, "small-deck")
+    view = state.player_view(state.deal.turn)
+    memory = Memory()
+    memory.sync(view)
+    unseen = knowledge.unseen(variant, view, memory)
+    assert sum(unseen.values()) == 54 - len(view.hand) - 1
+    assert unseen["W"] <= 2 and unseen["DRAW5"] == 0
+    assert all(copies == 1 for code, copies in unseen.items() if code[0] in "RBGY")
 
 
 def test_memory_remembers_only_public_events():
@@ -295,4 +331,4 @@ def test_tournament_alternates_seats():
 
 def test_unknown_level_is_refused():
     with pytest.raises(ValueError, match="unknown computer level"):
-        chooser("standard", "expert")
+        chooser(make_variant("standard"), "master")

@@ -17,6 +17,7 @@ from games.engine.bots.knowledge import deck_codes
 from games.engine.bots.memory import Memory
 from games.engine.cards import parse_card
 from games.engine.contracts import CONTRACTS
+from games.engine.variants import make_variant
 from games.engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
 from games.engine.variants.standard import StandardRummy
 from games.engine.variants.wild import BASE_MELD_RULES as WILD_RULES
@@ -51,7 +52,7 @@ def test_a_card_that_lays_off_on_the_table_is_not_loose():
 def test_a_dead_card_completes_nothing():
     """Only 6H completes 5H _ 7H: with no 6H left to come, both cards are loose."""
     hand = cards("5H 7H")
-    unseen = deck_codes("standard") - Counter(card.code for card in hand)
+    unseen = deck_codes(make_variant("standard")) - Counter(card.code for card in hand)
     assert meter(unseen=unseen).shortfall(hand) == 1
     unseen["6H"] = 0
     assert meter(unseen=unseen).shortfall(hand) == 2
@@ -97,7 +98,7 @@ def test_outs_are_the_unseen_copies_that_bring_the_hand_closer():
     """4H 5H 7H with 7C 8C: 6H fills the run, 6C or 9C makes 7C 8C a run; 9H, 3H or another 7 only
     adds a group that the loose cards already outnumber. Once 6H is gone the hand is a draw further."""
     hand = cards("4H 5H 7H 7C 8C AS KD")
-    unseen = deck_codes("standard") - Counter(card.code for card in hand)
+    unseen = deck_codes(make_variant("standard")) - Counter(card.code for card in hand)
     hand_meter = meter(unseen=unseen)
     assert hand_meter.shortfall(hand) == 2
     closer = {code for code in unseen if hand_meter.shortfall([*hand, parse_card(code)], spare=1) < 2}
@@ -113,7 +114,7 @@ def test_strong_takes_a_discard_that_brings_it_a_draw_closer():
     other = "AS AH 2D 3C 4C 5C 6D 7D 8D 10D"
     taking = build([hand, other], discard="3H")
     leaving = build([hand, other], discard="JC")
-    strong = chooser("standard", "strong")
+    strong = chooser(make_variant("standard"), "strong")
     assert strong(taking.player_view(0), random.Random(1), Memory()) == TakeDiscard()
     assert strong(leaving.player_view(0), random.Random(1), Memory()) == DrawStock()
 
@@ -126,5 +127,5 @@ def test_strong_measures_a_full_hand_building_its_frustration_contract():
     state = frustration(hands, discard="4H", turn=0, phase="draw")
     view = state.player_view(0)
     assert len(view.hand) == 13 and view.totals[0] == 1
-    assert chooser("frustration", "strong")(view, random.Random(1), Memory()) == TakeDiscard()
-    assert chooser("frustration", "normal")(view, random.Random(1), Memory()) == DrawStock()
+    assert chooser(make_variant("frustration"), "strong")(view, random.Random(1), Memory()) == TakeDiscard()
+    assert chooser(make_variant("frustration"), "normal")(view, random.Random(1), Memory()) == DrawStock()

@@ -284,7 +284,7 @@ class Scan:
             self.check(step, self.a_refused_moves(state, secret - stock, stock), secret)
         got = []
         version_before = game.version
-        action = chooser(game.variant)(state.player_view(mover.position), self.rng).to_json()
+        action = chooser(state.variant)(state.player_view(mover.position), self.rng).to_json()
         hand_before = {key for key, place in places.items() if place == (Card.Location.HAND, mover.pk)}
         response = post_move(self.clients[mover.position], game, action, game.version, htmx=step % 2 == 0)
         assert response.status_code in (200, 302), response.content.decode()[:500]

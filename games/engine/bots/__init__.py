@@ -1,4 +1,4 @@
-"""Computer players in three levels for every variant: ``chooser(variant, level)(view, rng, memory=None)``.
+"""Computer players in four levels for every variant: ``chooser(variant, level)(view, rng, memory=None)``.
 
 - easy: a random legal action (``random_player``).
 - normal: sound greedy play (``player.ComputerPlayer``).
@@ -6,6 +6,8 @@
   took and refused) and planned by draws and outs (``efficiency``); in Standard Rummy, Wild Rummy
   and Frayzy it also keeps its melds in hand until it can go out in one turn, while the other
   seats are far from going out (``STRONG_PLAY``).
+- expert: the strong level's choice checked by search over positions sampled from what it knows
+  (``search.ExpertPlayer``), at the draws, discards and melds that matter.
 
 Each sees only its own PlayerView and, optionally, its own ``memory.Memory`` of public events (the
 normal level reads it only to avoid taking back its own discards).
@@ -14,8 +16,9 @@ from __future__ import annotations
 
 from . import random_player
 from .player import ComputerPlayer
+from .search import ExpertPlayer
 
-LEVELS = ("easy", "normal", "strong")
+LEVELS = ("easy", "normal", "strong", "expert")
 STRONG_PLAY = {
     "standard": {"holds_melds": True},
     "wild": {"holds_melds": True, "outs_compared": 8},
@@ -34,8 +37,9 @@ melds caught in hand count against the holder (F17); in Standard Rummy it lost d
 (R10)."""
 
 
-def chooser(variant: str, level: str = "normal"):
-    """The choose function of ``level`` for ``variant``: ``choose(view, rng, memory=None) -> Action``.
+def chooser(variant, level: str = "normal"):
+    """The choose function of ``level`` for ``variant`` (the table's variant object, with its
+    options, e.g. ``make_variant("frayzy", {"wilds": 4})``): ``choose(view, rng, memory=None) -> Action``.
 
     Raises ValueError for an unknown level."""
     if level == "easy":
@@ -43,5 +47,11 @@ def chooser(variant: str, level: str = "normal"):
     if level == "normal":
         return ComputerPlayer(variant)
     if level == "strong":
-        return ComputerPlayer(variant, informed=True, **STRONG_PLAY.get(variant, {}))
+        return _strong(variant)
+    if level == "expert":
+        return ExpertPlayer(_strong(variant), ComputerPlayer(variant))
     raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")
+
+
+def _strong(variant) -> ComputerPlayer:
+    return ComputerPlayer(variant, informed=True, **STRONG_PLAY.get(variant.name, {}))

@@ -114,7 +114,7 @@ def _keeping_taken_wild(view: PlayerView, rules: MeldRules, discards: list[Disca
 
 @dataclass(frozen=True)
 class ComputerPlayer:
-    """A computer player for ``variant``. The strong level sets ``informed`` (counts live cards, reads
+    """A computer player for ``variant`` (the table's variant object, with its options). The strong level sets ``informed`` (counts live cards, reads
     its memory, plans by draws and outs) and, where it wins deals, ``holds_melds`` (keeps its melds in
     hand until it can go out in one turn, while every other seat holds more than ``safe_hand``
     cards), and compares its ``outs_compared`` best discards by their outs (``SAFE_HAND`` and
@@ -126,20 +126,31 @@ class ComputerPlayer:
     view). Raises ValueError when the view lists no legal action.
     """
 
-    variant: str
+    variant: object
     informed: bool = False
     holds_melds: bool = False
     safe_hand: int = SAFE_HAND
     outs_compared: int = OUTS_COMPARED
 
+    @property
+    def name(self) -> str:
+        """The variant's name (``"standard"``, ``"wild"``, ``"frustration"``, ``"frayzy"``)."""
+        return self.variant.name
+
     def __call__(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> Action:
+        return self.choices(view, rng, memory)[0]
+
+    def choices(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> list[Action]:
+        """The player's choice first (what calling it returns); when that is a discard, the other
+        discards it considered follow, best first (least worth, then danger, then points; by the
+        strong level's draws and outs). Raises ValueError when the view lists no legal action."""
         actions = view.legal_actions
         if not actions:
             raise ValueError("no legal action: not this seat's turn")
         if memory is not None:
             memory.sync(view)
         if DrawStock() in actions:
-            return self._draw(view, self._outlook(view, memory if self.informed else None), memory)
+            return [self._draw(view, self._outlook(view, memory if self.informed else None), memory)]
         memory = memory if self.informed else None
         return self._play(view, self._outlook(view, memory), memory, rng)
 
@@ -148,7 +159,7 @@ class ComputerPlayer:
         return outlook_for(knowledge.meld_rules(self.variant, view), unseen, self._requirements(view))
 
     def _requirements(self, view: PlayerView):
-        if self.variant == "frustration" and not view.laid_down[view.seat]:
+        if self.name == "frustration" and not view.laid_down[view.seat]:
             return CONTRACTS[view.totals[view.seat]]
         return ()
 
@@ -173,7 +184,7 @@ class ComputerPlayer:
         if self._requirements(view):
             wanted = find_contract(hand, view.totals[view.seat], outlook.rules, top) is not None
         else:
-            wanted = fits_table(top, view, outlook.rules, self.variant)
+            wanted = fits_table(top, view, outlook.rules, self.name)
         if len(view.hand) < TAKE_TO_MELD_HAND:
             return TakeDiscard() if wanted else DrawStock()
         if self._measures(view, len(hand)):
@@ -201,11 +212,11 @@ class ComputerPlayer:
         return min(aimed, key=lambda a: (isinstance(a, PlayAction), a.card if isinstance(a, PlayAction) else ""),
                    default=None)
 
-    def _play(self, view: PlayerView, outlook: Outlook, memory: Memory | None, rng: random.Random) -> Action:
+    def _play(self, view: PlayerView, outlook: Outlook, memory: Memory | None, rng: random.Random) -> list[Action]:
         actions = view.legal_actions
         contracts = [a for a in actions if isinstance(a, LayContract)]
         if contracts:
-            return contracts[0]
+            return contracts[:1]
         melds = [a for a in actions if isinstance(a, LayMeld)]
         by_key = {c.key: c for c in view.hand}
         rules = outlook.rules
@@ -213,24 +224,24 @@ class ComputerPlayer:
                     and (len(view.hand) <= WILD_LAY_OFF_HAND or not rules.is_wild(by_key[a.cards[0]]))]
         holding = self.holds_melds and not view.pending and self._others_far(view) and not can_go_out(view, rules)
         if melds and not holding:
-            return best_meld(melds)
+            return [best_meld(melds)]
         if holding:
             in_melds = {key for meld in melds for key in meld.cards}
             lay_offs = [a for a in lay_offs if a.cards[0] not in in_melds]
-        if self.informed and self.variant in COUNTS_LAST_DISCARD and not view.pending:
+        if self.informed and self.name in COUNTS_LAST_DISCARD and not view.pending:
             lay_offs = self._worth_laying_off(view, outlook, lay_offs)
         if lay_offs:
-            return min(lay_offs, key=lambda a: (rules.is_wild(by_key[a.cards[0]]), a.meld, a.cards))
+            return [min(lay_offs, key=lambda a: (rules.is_wild(by_key[a.cards[0]]), a.meld, a.cards))]
         ending = self._action_card(view, actions)
         if ending is not None:
-            return ending
+            return [ending]
         discards = _keeping_taken_wild(view, rules, [a for a in actions if isinstance(a, Discard)], by_key)
         swaps = [a for a in actions if isinstance(a, SwapWild)]
-        if swaps and (not discards or len(view.hand) > WILD_LAY_OFF_HAND or self.variant in SWAPS_LAY_OFF):
-            return swaps[0]
+        if swaps and (not discards or len(view.hand) > WILD_LAY_OFF_HAND or self.name in SWAPS_LAY_OFF):
+            return swaps[:1]
         if not discards:
-            return rng.choice(actions)
-        return self._ranked(view, outlook, memory, discards, by_key, rng)[0]
+            return [rng.choice(actions)]
+        return self._ranked(view, outlook, memory, discards, by_key, rng)
 
     def _worth_laying_off(self, view: PlayerView, outlook: Outlook, lay_offs: list[LayOff]) -> list[LayOff]:
         """The lay-offs of ``lay_offs`` after which the hand, its best discard made, is no more draws
@@ -247,25 +258,25 @@ class ComputerPlayer:
                 if len(view.hand) <= len(a.cards) + 1
                 or after_discard([c for c in view.hand if c.key not in a.cards]) <= keeping]
 
-    def discard_order(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> list[Discard]:
-        """The legal discards of ``view`` (play phase), best first: least worth to the hand, then least
-        danger, then most penalty points; ``rng`` breaks the remaining ties."""
-        memory = memory if self.informed else None
-        outlook = self._outlook(view, memory)
-        by_key = {c.key: c for c in view.hand}
-        discards = [a for a in view.legal_actions if isinstance(a, Discard)]
-        return self._ranked(view, outlook, memory, discards, by_key, rng)
+    def shortfall(self, view: PlayerView) -> int:
+        """About how many draws ``view``'s hand is from going out (before a Frustration contract: from
+        laying it), by the informed measure (``efficiency.HandMeter``, every card counted live); a hand
+        too large to measure (``_measures``) counts one draw per two cards."""
+        if not (bool(self._requirements(view)) or len(view.hand) <= MEASURED_HAND_LIMIT):
+            return len(view.hand) // 2
+        outlook = outlook_for(knowledge.meld_rules(self.variant, view), None, self._requirements(view))
+        return self._meter(view, outlook).shortfall(view.hand)
 
     def _cost(self, card: Card, view: PlayerView, outlook: Outlook, memory: Memory | None) -> float:
         """What discarding ``card`` gives up: its worth to the hand plus its danger, less a little per
         penalty point."""
-        return (card_worth(card, view.hand, outlook) + danger(card, view, outlook.rules, memory, self.variant)
+        return (card_worth(card, view.hand, outlook) + danger(card, view, outlook.rules, memory, self.name)
                 - POINTS_WEIGHT * _points(card))
 
     def _meter(self, view: PlayerView, outlook: Outlook) -> HandMeter:
         contract = self._requirements(view)
-        fits = None if contract else (lambda card: fits_table(card, view, outlook.rules, self.variant))
-        return HandMeter(outlook, fits, contract, ends_with_discard=self.variant in COUNTS_LAST_DISCARD)
+        fits = None if contract else (lambda card: fits_table(card, view, outlook.rules, self.name))
+        return HandMeter(outlook, fits, contract, ends_with_discard=self.name in COUNTS_LAST_DISCARD)
 
     def _ranked(self, view: PlayerView, outlook: Outlook, memory: Memory | None, discards: list[Discard],
                 by_key: dict[str, Card], rng: random.Random) -> list[Discard]:

@@ -36,7 +36,7 @@ class Match:
 
     def __init__(self, variant: str, players: int, seed: str, levels: list[str]):
         self.variant, self.players, self.seed, self.levels = variant, players, seed, levels
-        self.choosers = {level: chooser(variant, level) for level in levels}
+        self.choosers = {level: chooser(make_variant(variant), level) for level in levels}
         self.deal_scores: dict[str, list[float]] = {level: [] for level in levels}
         self.games_won = {level: 0 for level in levels}
         self.times: dict[str, list[float]] = {level: [] for level in levels}
@@ -90,7 +90,7 @@ class Match:
 
     def result(self) -> dict:
         """``{"variant", "deals", "levels": {level: {"deal_share", "ci95": [low, high], "games_won",
-        "decision_ms_p50", "decision_ms_p95"}}}``; the interval is the normal approximation over
+        "decision_ms_p50", "decision_ms_p95", "decision_ms_p99"}}}``; the interval is the normal approximation over
         the per-deal shares."""
         levels = {}
         for level in self.levels:
@@ -101,5 +101,6 @@ class Match:
                              "ci95": [round(max(0.0, share - spread), 4), round(min(1.0, share + spread), 4)],
                              "games_won": self.games_won[level],
                              "decision_ms_p50": round(_percentile(self.times[level], 0.5), 3),
-                             "decision_ms_p95": round(_percentile(self.times[level], 0.95), 3)}
+                             "decision_ms_p95": round(_percentile(self.times[level], 0.95), 3),
+                             "decision_ms_p99": round(_percentile(self.times[level], 0.99), 3)}
         return {"variant": self.variant, "deals": self.deals, "levels": levels}

@@ -11,9 +11,10 @@ from games.engine.variants import VARIANTS
 
 
 class Command(BaseCommand):
-    help = ("Play computer levels A and B head to head for N deals (hands, deals or rounds) with seats and the "
+    help = ("Play computer levels A and B (or more) head to head for N deals (hands, deals or rounds) with seats and the "
             "first player alternated, and print one JSON object: {\"variant\", \"deals\", \"levels\": {LEVEL: "
-            "{\"deal_share\", \"ci95\": [low, high], \"games_won\", \"decision_ms_p50\", \"decision_ms_p95\"}}}; "
+            "{\"deal_share\", \"ci95\": [low, high], \"games_won\", \"decision_ms_p50\", \"decision_ms_p95\", "
+            "\"decision_ms_p99\"}}}; "
             "a stalemate counts half a deal to each seat's level.")
 
     def add_arguments(self, parser):
@@ -21,12 +22,13 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=2)
         parser.add_argument("--deals", type=int, default=100)
         parser.add_argument("--seed", default="1")
-        parser.add_argument("--levels", default="strong,normal", help="two levels, e.g. strong,normal")
+        parser.add_argument("--levels", default="strong,normal", help="two or more levels, e.g. strong,normal")
 
     def handle(self, *args, variant, players, deals, seed, levels, **options):
         chosen = levels.split(",")
-        if len(chosen) != 2 or len(set(chosen)) != 2 or any(level not in LEVELS for level in chosen):
-            raise CommandError(f"--levels takes two different levels out of {', '.join(LEVELS)}, e.g. strong,normal")
+        if len(chosen) < 2 or len(set(chosen)) != len(chosen) or any(level not in LEVELS for level in chosen):
+            raise CommandError(f"--levels takes two or more different levels out of {', '.join(LEVELS)}, "
+                               "e.g. strong,normal")
         minimum, maximum = VARIANTS[variant].min_players, VARIANTS[variant].max_players
         if not minimum <= players <= maximum:
             raise CommandError(f"{VARIANTS[variant].title} is for {minimum}-{maximum} players")
