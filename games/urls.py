@@ -9,6 +9,7 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_detail, name="game_detail"),
     path("games/<int:game_id>/board", views.game_board, name="game_board"),
     path("games/<int:game_id>/move", views.game_move, name="game_move"),
+    path("games/<int:game_id>/hand-order", views.game_hand_order, name="game_hand_order"),
     path("games/<int:game_id>/join", views.game_join, name="game_join"),
     path("games/<int:game_id>/computer", views.game_add_computer, name="game_add_computer"),
     path("games/<int:game_id>/seats/<int:position>/free", views.game_free_seat, name="game_free_seat"),
