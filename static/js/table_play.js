@@ -78,7 +78,10 @@
     all("#board input[name=cards]").forEach(function (input) {
       var card = input.closest(".hand-card");
       card.classList.toggle("is-selected", input.checked);
-      card.classList.toggle("hand-card-fits", !!data && !input.checked && !inTray(input) && fits(input.value, keys, data));
+      var fitting = !!data && !input.checked && !inTray(input) && fits(input.value, keys, data);
+      card.classList.toggle("hand-card-fits", fitting);
+      if (fitting) { input.setAttribute("aria-description", keys.length ? "fits your selection" : "can be played"); }
+      else { input.removeAttribute("aria-description"); }
       card.classList.toggle("hand-card-in-tray", inTray(input));
     });
     all("[data-tray-put]").forEach(function (button) { button.disabled = keys.length === 0; });

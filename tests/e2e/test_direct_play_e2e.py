@@ -26,14 +26,14 @@ MOST_TAB_PRESSES = 60
 
 @pytest.fixture
 def table_page(browser, live_server_url, django_user_model, log_in):
-    """``table_page(size, touch=False)``: a logged-in page of a new user "ana" in its own context of
-    that viewport (``SIZES``), with touch events when ``touch``."""
+    """``table_page(size, touch=False, script=True)``: a logged-in page of a new user "ana" in its own
+    context of that viewport (``SIZES``), with touch events when ``touch``, JavaScript off unless ``script``."""
     contexts = []
 
-    def open_page(size: str, touch: bool = False):
+    def open_page(size: str, touch: bool = False, script: bool = True):
         django_user_model.objects.create_user(username="ana", email="ana@example.com", password=E2E_PASSWORD)
         context = browser.new_context(base_url=live_server_url, viewport=SIZES[size], has_touch=touch,
-                                      is_mobile=touch)
+                                      is_mobile=touch, java_script_enabled=script)
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
@@ -167,13 +167,21 @@ def test_a_turn_played_by_tapping_alone_offers_only_legal_targets(table_page, si
     assert ana.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
 
 
-def drag(page, source, target, steps: int = 12) -> None:
-    """Drag ``source`` onto ``target`` with the mouse, in steps (SortableJS's fallback follows the mouse)."""
+def drag(page, source, target, steps: int = 12, before_release: str | None = None) -> None:
+    """Drag ``source`` onto ``target`` with the mouse, in steps (SortableJS's fallback follows the
+    mouse); with ``before_release`` (a JavaScript predicate), hold the card there until it holds,
+    as a person waits to see the cards make room. Both must fit in the viewport together: the page
+    is scrolled to show them."""
+    source.evaluate("""(card, other) => { const a = card.getBoundingClientRect(), b = other.getBoundingClientRect();
+        window.scrollBy(0, (Math.min(a.top, b.top) + Math.max(a.bottom, b.bottom) - window.innerHeight) / 2); }""",
+                    target.element_handle())
     start, end = source.bounding_box(), target.bounding_box()
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
     page.mouse.down()
     page.mouse.move(start["x"] + start["width"] / 2 + 8, start["y"] + start["height"] / 2, steps=2)
     page.mouse.move(end["x"] + end["width"] * .25, end["y"] + end["height"] / 2, steps=steps)
+    if before_release:
+        page.wait_for_function(before_release)
     page.mouse.up()
 
 
@@ -185,7 +193,8 @@ def test_the_hand_is_arranged_by_dragging_and_a_card_dragged_to_the_discard_pile
 
     # Drag the K♠ to the front; the order is kept by the server for this viewer.
     with ana.expect_response(lambda response: "hand-order" in response.url and response.status == 204):
-        drag(ana, ana.locator("#hand-KS"), ana.locator("#hand-2C"), steps=20)
+        drag(ana, ana.locator("#hand-KS"), ana.locator("#hand-2C"), steps=20,
+             before_release="() => document.querySelector('[data-hand-cards] .hand-card').id === 'hand-KS'")
     assert hand_order(ana)[0] == "KS"
     arranged = hand_order(ana)
     ana.reload()
@@ -243,3 +252,24 @@ def test_a_frustration_contract_is_laid_through_the_trays(table_page, size):
     expect(ana.locator(".meld[data-meld]")).to_have_count(3)
     expect(ana.locator(".move-log")).to_contain_text("ana laid down contract 1")
     assert current_deal(game).laid_down == [True, False]
+
+
+def test_without_javascript_the_play_form_and_the_contract_selects_still_work(table_page):
+    ana = table_page("desk", script=False)
+    game = standard_table(ana)
+    ana.get_by_role("button", name="Draw").click()
+    for key in ("7H", "8H", "9H", "10H"):
+        ana.locator(f"#hand-{key}").click()
+    ana.get_by_role("button", name="Lay down selected as a meld").click()
+    expect(ana.locator(".meld[data-meld='2']")).to_contain_text("10♥")
+    expect(ana.locator(".meld-new")).to_be_hidden()
+    ana.locator("#hand-KS").click()
+    ana.get_by_role("button", name="Discard selected card").click()
+    expect(ana.locator(".move-log")).to_contain_text("ana discarded K♠")
+
+    game = start_against_a_computer(ana, "frustration")
+    put_position(game, frustration([CONTRACT_HAND, "KH QH JS 3D 3C 4S 8H 10C 10D 6S 6H AC AD"],
+                                   turn=0, phase="play").deal)
+    ana.reload()
+    expect(ana.locator("[data-trays]")).to_be_hidden()
+    expect(ana.get_by_label("Group for 5S")).to_be_visible()
