@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .direct_play import arranged, legal_readings, play_targets
 from .engine.actions import ChooseTarget, Discard, LayContract, LayMeld, LayOff, PlayAction, SwapWild
 from .engine.cards import DISCARD1, DRAW5, RANKS, SKIP, Card, parse_card, sort_by_rank, sort_by_suit
 from .engine.contracts import CONTRACTS, contract_text, group_label
@@ -14,7 +15,6 @@ from .engine.melds import declaration, meld_readings, show, show_code, show_wild
 from .engine.state import Phase, PlayerView, TableMeld
 from .engine.variants.frayzy import MELD_RULES as FRAYZY_RULES
 from .engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
-from .direct_play import arranged, legal_readings, play_targets
 from .forms import ComputerPlayerForm
 from .models import Game, Move
 from .services import Board

@@ -228,6 +228,8 @@
     Sortable.create(list, {
       draggable: ".hand-card",
       forceFallback: true,
+      delay: 200,             // on a touch screen, hold a card to drag it; a swipe still scrolls
+      delayOnTouchOnly: true,
       fallbackOnBody: true, // the card that follows the pointer is a copy: keep it out of the form
       fallbackTolerance: 5,
       animation: 120,

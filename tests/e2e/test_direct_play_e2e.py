@@ -69,6 +69,12 @@ def press_and_wait(page, key: str) -> None:
     page.wait_for_function("() => !document.querySelector('.htmx-settling, .htmx-swapping')")
 
 
+def tap_and_wait(page, locator) -> None:
+    before = shown_version(page)
+    locator.tap()
+    wait_for_newer_board(page, before)
+
+
 def arrow_to(page, key: str) -> None:
     """Move the keyboard focus along the hand to the card ``key`` with Home and the right arrow."""
     page.keyboard.press("Home")
@@ -145,24 +151,18 @@ def test_a_turn_played_by_tapping_alone_offers_only_legal_targets(table_page, si
     for key in ("8H", "9H"):
         ana.locator(f"#hand-{key}").tap()
     expect(ana.locator(".meld-new")).to_have_class("meld meld-new is-target")
-    before = shown_version(ana)
-    ana.locator(".meld-new").tap()
-    wait_for_newer_board(ana, before)
+    tap_and_wait(ana, ana.locator(".meld-new"))
     expect(ana.locator(".meld[data-meld='2']")).to_contain_text("7♥")
 
     # The 10♥ lays off on the new run, not on the clubs; tap the run itself.
     ana.locator("#hand-10H").tap()
     expect(ana.locator(".meld[data-meld='2']")).to_have_class("meld is-target")
     expect(ana.locator(".meld[data-meld='1']")).not_to_have_class("meld is-target")
-    before = shown_version(ana)
-    ana.locator(".meld[data-meld='2'] .meld-cards").tap()
-    wait_for_newer_board(ana, before)
+    tap_and_wait(ana, ana.locator(".meld[data-meld='2'] .meld-cards"))
     expect(ana.locator(".meld[data-meld='2']")).to_contain_text("10♥")
 
     ana.locator("#hand-KS").tap()
-    before = shown_version(ana)
-    ana.locator(".pile-discard .pile-label").tap()
-    wait_for_newer_board(ana, before)
+    tap_and_wait(ana, ana.locator(".pile-discard .pile-label"))
     expect(ana.locator(".move-log")).to_contain_text("ana discarded K♠")
     assert ana.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
 
