@@ -24,6 +24,8 @@ STANDS_FIELD = "stands:"
 MAX_GROUPS = 4
 """Each variant's table options and the form field that holds each; a variant not listed has none."""
 SEAT_DIGITS = 2
+CONTRACT_READING = "contract"
+"""``reading=contract/<wilds>``: a reading chosen for the lay-contract form (0.3)."""
 
 
 class NewTableForm(forms.Form):
@@ -101,15 +103,35 @@ def _meld_number(text: str) -> int:
     return int(text)
 
 
+def chosen_meld(post: QueryDict) -> int | None:
+    """The meld a lay-off was aimed at (``lay_off_on``), None when absent or malformed."""
+    try:
+        return _meld_number(post.get("lay_off_on", ""))
+    except Refusal:
+        return None
+
+
 def contract_choices(post: QueryDict) -> dict[str, str]:
     """The lay-contract form's group choices: ``{card key: group number as sent}``, blanks left out."""
     return {field[len(GROUP_FIELD):]: value for field, value in post.items() if field.startswith(GROUP_FIELD) and value}
 
 
+def contract_stands(post: QueryDict) -> dict[str, str]:
+    """The wilds a lay-contract form declares: ``{card key: code}`` from its ``stands:<key>`` fields
+    (blanks left out) and from a chosen reading (``reading=contract/JK=8H``, 0.3); a part that is
+    not ``key=code`` is left out (the engine then says what is missing)."""
+    stands = {field[len(STANDS_FIELD):]: value.strip().upper() for field, value in post.items()
+              if field.startswith(STANDS_FIELD) and value.strip()}
+    target, _, declared = post.get("reading", "").partition("/")
+    if target == CONTRACT_READING:
+        stands.update(pair.partition("=")[::2] for pair in declared.split(",") if all(pair.partition("=")[::2]))
+    return stands
+
+
 def contract_payload(post: QueryDict) -> dict:
     """The lay-contract form (R10) as an action: each hand card's ``group:<key>`` select names its
     group, 1..``groups`` (blank: stays in hand); a wild's ``stands:<key>`` says what it stands for
-    (0.3), e.g. ``6H``. Returns ``{"type": "lay_contract", "groups": [...], "wilds": {...}}``.
+    (0.3), e.g. ``6H``, or a chosen reading does (``contract_stands``). Returns ``{"type": "lay_contract", "groups": [...], "wilds": {...}}``.
 
     Raises Refusal 400 when the group count or a group number is malformed, 422 (R10) when a group
     is left empty.
@@ -127,10 +149,9 @@ def contract_payload(post: QueryDict) -> dict:
     if empty:
         raise Refusal(422, "wrong_contract", f"Put cards in every group of your contract: group {empty[0]} is empty.",
                       "R10")
-    for field, value in post.items():
-        key = field[len(STANDS_FIELD):]
-        if field.startswith(STANDS_FIELD) and value.strip() and any(key in group for group in groups):
-            wilds[key] = value.strip().upper()
+    for key, code in contract_stands(post).items():
+        if any(key in group for group in groups):
+            wilds[key] = code
     return {"type": "lay_contract", "groups": groups, "wilds": wilds}
 
 
@@ -148,7 +169,8 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
 
     Fields: ``version``; ``action`` (one of MOVE_TYPES) or ``lay_off_on`` (a meld number, which
     means ``lay_off``); ``cards`` (card keys, repeated); ``reading`` (a meld or lay-off with what its
-    wilds stand for, 0.3: ``"-/7D=9C"`` for a new meld, ``"3/2S=8H"`` for a lay-off on meld 3);
+    wilds stand for, 0.3: ``"-/7D=9C"`` for a new meld, ``"3/2S=8H"`` for a lay-off on meld 3,
+    ``"contract/JK=8H"`` for the lay-contract form);
     ``swap`` (a wild swap, W11: ``"meld:natural:wild"``); for ``lay_contract`` the fields of
     ``contract_payload``; ``play_card`` (a Frayzy action card's key, F14) with ``target`` (the seat
     that draws 5, for a Draw 5); ``choose_target`` (the seat a Draw 5 start card makes draw, F4).
@@ -177,6 +199,8 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
             raise Refusal(400, "malformed", "Choose a wild to swap.")
         return version, {"type": "swap_wild", "meld": _meld_number(meld), "card": card, **({"wild": wild} if wild else {})}
     reading = post.get("reading")
+    if reading is not None and reading.partition("/")[0] == CONTRACT_READING:
+        return version, contract_payload(post)
     if reading is not None:
         meld, _, declared = reading.partition("/")
         wilds = _declared_wilds(declared)

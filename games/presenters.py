@@ -5,12 +5,13 @@ Everything here is built from the viewer's PlayerView and public move events onl
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from .direct_play import arranged, legal_readings, play_targets
 from .engine.actions import ChooseTarget, Discard, LayContract, LayMeld, LayOff, PlayAction, SwapWild
 from .engine.cards import DISCARD1, DRAW5, RANKS, SKIP, Card, parse_card, sort_by_rank, sort_by_suit
-from .engine.contracts import CONTRACTS, contract_text
-from .engine.melds import show, show_code, show_wild
+from .engine.contracts import CONTRACTS, contract_text, group_label
+from .engine.melds import declaration, meld_readings, show, show_code, show_wild
 from .engine.state import Phase, PlayerView, TableMeld
 from .engine.variants.frayzy import MELD_RULES as FRAYZY_RULES
 from .engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
@@ -48,6 +49,8 @@ class HandCard:
     pending: bool = False
     group: str = ""
     """The contract group chosen for this card in a refused lay-contract form (R10), kept for the retry."""
+    stands: str = ""
+    """What this wild was declared to stand for in that form (0.3), kept for the retry."""
 
 
 @dataclass(frozen=True)
@@ -160,19 +163,32 @@ def _wild_label(wilds: tuple[tuple[str, str], ...]) -> str:
     return ", ".join(f"{show(parse_card(key))} as {show_code(code)}" for key, code in wilds)
 
 
-def reading_choices(view: PlayerView, selected: set[str], names: list[str]) -> list[Choice]:
-    """The legal readings of the selected cards (0.3) as buttons: a new meld or a lay-off, each with
-    what its wilds stand for. Only actions from ``view.legal_actions`` are offered."""
+def reading_choices(view: PlayerView, selected: set[str], meld: int | None) -> list[Choice]:
+    """The legal readings (0.3) of the selected cards played as a new meld (``meld`` None) or laid
+    off on meld ``meld``, as buttons, each with what its wilds stand for. Only actions from
+    ``view.legal_actions`` are offered, and only for the target the player chose."""
     choices = []
-    for action in view.legal_actions:
-        if not isinstance(action, (LayMeld, LayOff)) or not action.wilds or set(action.cards) != selected:
-            continue
+    for action in legal_readings(view, sorted(selected), meld):
         if isinstance(action, LayMeld):
             choices.append(Choice(f"Meld with {_wild_label(action.wilds)}", f"-/{_declaration_text(action.wilds)}"))
         else:
             choices.append(Choice(f"Lay off on meld {action.meld} with {_wild_label(action.wilds)}",
                                   f"{action.meld}/{_declaration_text(action.wilds)}"))
     return choices
+
+
+def contract_reading_choices(number: int, hand: list[Card], groups: dict[str, str]) -> list[Choice]:
+    """For a contract refused because a wild has more than one place (0.3, R10): each reading of
+    the first group that has several, as a button declaring its wilds (``"contract/JK=8H"``).
+    ``groups`` maps card keys to group numbers as the player sent them."""
+    for index, (kind, _) in enumerate(CONTRACTS[number], start=1):
+        cards = [c for c in hand if groups.get(c.key) == str(index)]
+        readings = meld_readings(cards, FRUSTRATION_RULES, kind)[0] if cards else []
+        if len(readings) > 1:
+            label = group_label(number, index - 1)
+            return [Choice(f"{label.capitalize()} with {_wild_label(declaration(r, cards))}",
+                           f"contract/{_declaration_text(declaration(r, cards))}") for r in readings]
+    return []
 
 
 def _swap_choices(view: PlayerView, meld: TableMeld) -> tuple[Choice, ...]:
@@ -332,13 +348,28 @@ def frayzy_context(view: PlayerView, names: list[str], me: int | None) -> dict:
     }
 
 
-def board_context(board: Board, hand_sort: str, selected: set[str] | None = None, error=None,
-                  groups: dict[str, str] | None = None) -> dict:
+@dataclass(frozen=True)
+class RefusedForm:
+    """What a refused play form carried, kept for the retry: the cards ticked, the lay-off target
+    (``meld``, None for a new meld), and for a lay-contract form (R10) each card's group and the
+    wilds declared (card key -> group number, card key -> code)."""
+
+    selected: frozenset[str] = frozenset()
+    meld: int | None = None
+    groups: dict[str, str] = field(default_factory=dict)
+    stands: dict[str, str] = field(default_factory=dict)
+
+
+def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | None = None,
+                  hand_order: tuple[str, ...] = ()) -> dict:
     """Template context for ``games/_board.html`` from ``board`` (see module docstring).
 
-    ``selected`` (the cards ticked in the refused form) and ``error`` (the refusal) let the page
-    offer the legal readings of a meld whose wilds need declaring (0.3); ``groups`` (card key ->
-    group number of a refused lay-contract form, R10) keeps the player's assignment for the retry."""
+    ``error`` (the refusal) and ``form`` (what the refused form carried) let the page offer the
+    legal readings of a meld, lay-off or contract whose wilds need declaring (0.3) and keep the
+    player's contract groups for the retry. ``hand_order`` (card keys) is the order the player
+    arranged the hand in; without it the hand is sorted by ``hand_sort`` ("suit" or "rank")."""
+    form = form or RefusedForm()
+    selected, groups = set(form.selected), form.groups
     game, view = board.game, board.view
     names = [seat.name for seat in board.seats]
     context: dict = {"game": game, "board": board, "view": view, "names": names, "hand_sort": hand_sort,
@@ -351,7 +382,11 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
     legal = view.legal_actions if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED) else []
     lay_off_melds = {action.meld for action in legal if isinstance(action, LayOff)}
     discardable = {action.card for action in legal if isinstance(action, Discard)}
-    order = sort_by_rank if hand_sort == "rank" else sort_by_suit
+    sort = sort_by_rank if hand_sort == "rank" else sort_by_suit
+
+    def order(cards: list[Card]) -> list[Card]:
+        return arranged(cards, hand_order, sort) if hand_order else sort(cards)
+
     your_turn = bool(legal)
     pending = set(view.pending)
 
@@ -364,7 +399,8 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
         return FRUSTRATION_RULES.is_wild(c) if is_frustration else c.rank == view.wild_rank
 
     def hand_card(c: Card) -> HandCard:
-        return HandCard(c, c.key in discardable, is_wild(c), c in pending, (groups or {}).get(c.key, ""))
+        return HandCard(c, c.key in discardable, is_wild(c), c in pending, groups.get(c.key, ""),
+                        form.stands.get(c.key, ""))
 
     me = board.seat.position if board.seat else None
     if is_frustration:
@@ -378,7 +414,10 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
     if is_frayzy:
         context.update(frayzy_context(view, names, me))
 
-    readings = reading_choices(view, selected or set(), names) if error is not None and error.code == "choose_wild" else []
+    readings: list[Choice] = []
+    if error is not None and error.code == "choose_wild":
+        readings = (contract_reading_choices(view.totals[me], list(view.hand), groups) if groups
+                    else reading_choices(view, selected, form.meld))
     context.update({
         "is_wild_game": view.deals_in_game is not None,
         "is_frustration": is_frustration,
@@ -388,6 +427,8 @@ def board_context(board: Board, hand_sort: str, selected: set[str] | None = None
         "help_url": HELP_PAGES[game.variant],
         "pending_cards": [hand_card(c) for c in order(list(view.pending))],
         "readings": readings,
+        "plays": play_targets(view) if your_turn else None,
+        "hand_arranged": bool(hand_order),
         "upcoming_deals": range(len(board.results) + 1, (view.deals_in_game or 0) + 1),
         "your_turn": your_turn,
         "legal_types": {action.type for action in legal},

@@ -11,6 +11,7 @@ urlpatterns = [
     path("games/<id:game_id>/", views.game_detail, name="game_detail"),
     path("games/<id:game_id>/board", views.game_board, name="game_board"),
     path("games/<id:game_id>/move", views.game_move, name="game_move"),
+    path("games/<id:game_id>/hand-order", views.game_hand_order, name="game_hand_order"),
     path("games/<id:game_id>/join", views.game_join, name="game_join"),
     path("games/<id:game_id>/computer", views.game_add_computer, name="game_add_computer"),
     path("games/<id:game_id>/seats/<int:position>/free", views.game_free_seat, name="game_free_seat"),

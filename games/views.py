@@ -16,33 +16,43 @@ from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.core import is_ratelimited
 
 from . import notices, services, turn_clock
-from .forms import ComputerPlayerForm, NewTableForm, contract_choices, move_payload
+from .direct_play import automatic_reading, saved_order
+from .forms import ComputerPlayerForm, NewTableForm, chosen_meld, contract_choices, contract_stands, move_payload
 from .models import Game
-from .presenters import board_context
+from .presenters import RefusedForm, board_context
 from .services import Refusal
 
 HAND_SORTS = ("suit", "rank")
+HAND_ORDERS = "hand_orders"
+"""Session key: ``{game id: [card key, ...]}``, the hand orders the viewer arranged."""
+HAND_ORDER_GAMES = 20
+"""The most games whose arranged hand order the session keeps (the latest arranged)."""
 RECENT_FINISHED_GAMES = 10
 RATE_LIMITED = 429
 
 
-def _hand_sort(request: HttpRequest) -> str:
-    """The viewer's hand order, ``?sort=suit|rank``, remembered in the session."""
+def _hand_sort(request: HttpRequest, game_id: int) -> tuple[str, tuple[str, ...]]:
+    """The viewer's hand sort, ``?sort=suit|rank``, and the order they arranged the hand of game
+    ``game_id`` in by hand, both remembered in the session; choosing a sort drops the arranged order."""
     chosen = request.GET.get("sort")
+    orders = request.session.get(HAND_ORDERS, {})
     if chosen in HAND_SORTS:
         request.session["hand_sort"] = chosen
-    return request.session.get("hand_sort", "suit")
+        if orders.pop(str(game_id), None) is not None:
+            request.session[HAND_ORDERS] = orders
+    return request.session.get("hand_sort", "suit"), tuple(orders.get(str(game_id), ()))
 
 
 def _board_response(request: HttpRequest, game_id: int, *, status: int = 200, error: Refusal | None = None,
-                    selected: tuple[str, ...] = (), groups: dict[str, str] | None = None) -> HttpResponse:
+                    form: RefusedForm | None = None) -> HttpResponse:
     try:
         board = services.access_board(request.user, game_id)
     except Refusal as refusal:
         # A refused request at a table the user may not see: say why the request was refused.
         shown = error or refusal
         return render(request, "games/refused.html", {"refusal": shown}, status=shown.status)
-    context = board_context(board, _hand_sort(request), set(selected), error, groups)
+    hand_sort, hand_order = _hand_sort(request, game_id)
+    context = board_context(board, hand_sort, error, form, hand_order)
     template = "games/_board.html" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
 
@@ -101,9 +111,27 @@ def _to_lobby(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _refused(request: HttpRequest, game_id: int, refusal: Refusal, selected: tuple[str, ...] = (),
-             groups: dict[str, str] | None = None) -> HttpResponse:
-    return _board_response(request, game_id, status=refusal.status, error=refusal, selected=selected, groups=groups)
+def _refused(request: HttpRequest, game_id: int, refusal: Refusal, form: RefusedForm | None = None) -> HttpResponse:
+    return _board_response(request, game_id, status=refusal.status, error=refusal, form=form)
+
+
+def _refused_form(post) -> RefusedForm:
+    """What the refused play form carried (see ``RefusedForm``)."""
+    return RefusedForm(frozenset(post.getlist("cards")), chosen_meld(post), contract_choices(post),
+                       contract_stands(post))
+
+
+def _submit(user, game_id: int, version: int, payload: dict) -> None:
+    """Submit the move; a meld or lay-off whose wilds have several legal readings that cannot
+    matter (``direct_play.automatic_reading``) is made with the first, without asking."""
+    try:
+        services.submit_move(user, game_id, version, payload)
+    except Refusal as refusal:
+        resolved = automatic_reading(services.access_board(user, game_id).view, payload) \
+            if refusal.code == "choose_wild" else None
+        if resolved is None:
+            raise
+        services.submit_move(user, game_id, version, resolved)
 
 
 @login_required
@@ -113,13 +141,25 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     """Apply one move from the play form; 409 with the fresh board when stale, 400/403/422 on refusal."""
     if is_ratelimited(request, group="games.move", key="user", rate=settings.RUMMY_MOVE_RATE, increment=True):
         return _refused(request, game_id, Refusal(RATE_LIMITED, "rate_limited", "Too many moves; wait a moment."))
-    selected = tuple(request.POST.getlist("cards"))
     try:
         version, payload = move_payload(request.POST)
-        services.submit_move(request.user, game_id, version, payload)
+        _submit(request.user, game_id, version, payload)
     except Refusal as refusal:
-        return _refused(request, game_id, refusal, selected, contract_choices(request.POST))
+        return _refused(request, game_id, refusal, _refused_form(request.POST))
     return _after_change(request, game_id)
+
+
+@login_required
+@require_POST
+def game_hand_order(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Remember the order the viewer arranged their hand of game ``game_id`` in (``cards``: card keys,
+    repeated), in the session: 204. Only the viewer's own page reads it; a key that is not a card of
+    the hand is ignored when the hand is drawn."""
+    orders = request.session.get(HAND_ORDERS, {})
+    orders.pop(str(game_id), None)
+    orders[str(game_id)] = saved_order(request.POST.getlist("cards"))
+    request.session[HAND_ORDERS] = dict(list(orders.items())[-HAND_ORDER_GAMES:])
+    return HttpResponse(status=204)
 
 
 def _table_action(request: HttpRequest, game_id: int, action, *args) -> HttpResponse:

@@ -25,7 +25,7 @@
     var el = board();
     return el ? parseInt(el.dataset.version || "0", 10) : 0;
   }
-  function refresh() { htmx.ajax("GET", boardUrl, { target: "#board", swap: "outerHTML" }); }
+  function refresh() { htmx.ajax("GET", boardUrl, { source: "#board", target: "#board", swap: "outerHTML" }); }
   // Re-fetch at most once at a time, and never while a move is being answered: that answer
   // already carries the newest board.
   function catchUp() {

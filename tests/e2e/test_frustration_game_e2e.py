@@ -17,9 +17,10 @@ HAND = "5S 5H JK 7H JK~1 2S 9C 9D 9S KS 7D 7C 4H"
 
 
 def assign(page, groups) -> None:
-    """Choose the group of each card: ``{"5S": "1", ...}``."""
+    """Choose the group of each card: ``{"5S": "1", ...}``, in the group selects that the trays
+    stand for (hidden while JavaScript runs; test_direct_play_e2e uses the trays themselves)."""
     for key, group in groups.items():
-        page.locator(f"select[name='group:{key}']").select_option(group)
+        page.locator(f"select[name='group:{key}']").select_option(group, force=True)
 
 
 def test_a_contract_is_refused_with_its_reason_then_laid_down(new_user_page):

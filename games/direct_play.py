@@ -1,0 +1,101 @@
+"""What the table needs for direct play: the legal targets of a selection of hand cards, the hand
+in the order the player arranged it, and a wild's reading picked for the player when the choice
+cannot matter.
+
+All of it is read from the viewer's PlayerView (its legal actions): the page offers only what the
+engine lists, and the server still decides every move.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .engine.actions import LayContract, LayMeld, LayOff
+from .engine.cards import Card, parse_card
+from .engine.melds import SET
+from .engine.state import PlayerView
+
+HAND_ORDER_LIMIT = 60
+"""The most card keys a saved hand order keeps (a hand never holds more)."""
+KEY_LENGTH_LIMIT = 12
+
+
+def play_targets(view: PlayerView) -> dict:
+    """The plays the page may offer, as JSON for the table's script:
+    ``{"melds": [[key, ...], ...], "layoffs": {"3": [[key, ...], ...]}, "discards": [key, ...],
+    "contract": [[key, ...], ...] | None}``. Each card list is one legal new meld or lay-off
+    (any reading of its wilds, listed once); ``contract`` is one way to lay the Frustration contract
+    down now (rule R10, the engine's hint), None when the hand cannot make it."""
+    melds: dict[tuple[str, ...], None] = {}
+    layoffs: dict[str, dict[tuple[str, ...], None]] = {}
+    contract = None
+    for action in view.legal_actions:
+        if isinstance(action, LayMeld):
+            melds[tuple(sorted(action.cards))] = None
+        elif isinstance(action, LayOff):
+            layoffs.setdefault(str(action.meld), {})[tuple(sorted(action.cards))] = None
+        elif isinstance(action, LayContract):
+            contract = [list(group) for group in action.groups]
+    return {"melds": [list(cards) for cards in melds],
+            "layoffs": {meld: [list(cards) for cards in plays] for meld, plays in layoffs.items()},
+            "discards": [action.card for action in view.legal_actions if action.type == "discard"],
+            "contract": contract}
+
+
+def legal_readings(view: PlayerView, cards: Sequence[str], meld: int | None) -> list[LayMeld | LayOff]:
+    """The legal actions that play exactly ``cards`` as a new meld (``meld`` None) or as a lay-off
+    on meld ``meld``: one per reading of their wilds (rule 0.3)."""
+    chosen = set(cards)
+    if meld is None:
+        return [a for a in view.legal_actions if isinstance(a, LayMeld) and set(a.cards) == chosen]
+    return [a for a in view.legal_actions if isinstance(a, LayOff) and a.meld == meld and set(a.cards) == chosen]
+
+
+def _rank(code: str) -> int | None:
+    try:
+        return parse_card(code).rank
+    except ValueError:
+        return None
+
+
+def reading_matters(view: PlayerView, readings: Sequence[LayMeld | LayOff]) -> bool:
+    """False when ``readings`` (two or more of the same cards and target) differ only in which free
+    suit a wild of a set takes: rule 0.3 records a set's wild by its rank, and any natural of a free
+    suit can still join the set, by a lay-off or a swap (W10, W11). A wild's place in a run (which
+    end, which gap) always matters."""
+    first = readings[0]
+    if isinstance(first, LayOff):
+        meld = next((m for m in view.melds if m.id == first.meld), None)
+        return meld is None or meld.shape.kind != SET
+    wilds = {key for reading in readings for key, _ in reading.wilds}
+    ranks = {parse_card(key).rank for key in first.cards if key not in wilds}
+    ranks |= {_rank(code) for reading in readings for _, code in reading.wilds}
+    return len(ranks) != 1 or None in ranks
+
+
+def automatic_reading(view: PlayerView, payload: dict) -> dict | None:
+    """``payload`` (a ``lay_meld`` or ``lay_off`` action as JSON, its wilds undeclared) with the
+    wilds of its first legal reading declared, when it has several legal readings and the choice
+    does not matter (``reading_matters``); None when the player must choose or nothing is legal."""
+    if payload.get("type") not in ("lay_meld", "lay_off") or payload.get("wilds"):
+        return None
+    readings = legal_readings(view, payload.get("cards", ()), payload.get("meld"))
+    if len(readings) < 2 or reading_matters(view, readings):
+        return None
+    return {**payload, "wilds": dict(readings[0].wilds)}
+
+
+def saved_order(keys: Sequence[str]) -> list[str]:
+    """A hand order sent by the page, kept as the session stores it: at most ``HAND_ORDER_LIMIT``
+    short strings, the first of any repeated key kept. The keys need not be cards of the hand:
+    ``arranged`` ignores any that are not."""
+    kept = [key for key in keys if isinstance(key, str) and 0 < len(key) <= KEY_LENGTH_LIMIT]
+    return list(dict.fromkeys(kept))[:HAND_ORDER_LIMIT]
+
+
+def arranged(cards: Sequence[Card], order: Sequence[str], fallback) -> list[Card]:
+    """``cards`` in the player's ``order`` (card keys); cards it does not name (new since it was
+    saved: a draw, a take) follow in ``fallback`` order (a sort function such as ``sort_by_suit``)."""
+    place = {key: index for index, key in enumerate(order)}
+    named = sorted((c for c in cards if c.key in place), key=lambda c: place[c.key])
+    return named + fallback([c for c in cards if c.key not in place])
+
