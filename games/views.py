@@ -42,6 +42,12 @@ def _board_response(request: HttpRequest, game_id: int, *, status: int = 200, er
         # A refused request at a table the user may not see: say why the request was refused.
         shown = error or refusal
         return render(request, "games/refused.html", {"refusal": shown}, status=shown.status)
+    return _render_board(request, board, status=status, error=error, selected=selected, groups=groups)
+
+
+def _render_board(request: HttpRequest, board: services.Board, *, status: int = 200, error: Refusal | None = None,
+                  selected: tuple[str, ...] = (), groups: dict[str, str] | None = None) -> HttpResponse:
+    """The board fragment (htmx) or the whole game page for ``board``."""
     context = board_context(board, _hand_sort(request), set(selected), error, groups)
     template = "games/_board.html" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
@@ -116,10 +122,12 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     selected = tuple(request.POST.getlist("cards"))
     try:
         version, payload = move_payload(request.POST)
-        services.submit_move(request.user, game_id, version, payload)
+        board = services.submit_move(request.user, game_id, version, payload)
     except Refusal as refusal:
         return _refused(request, game_id, refusal, selected, contract_choices(request.POST))
-    return _after_change(request, game_id)
+    if request.htmx:
+        return _render_board(request, board)
+    return redirect("game_detail", game_id=game_id)
 
 
 def _table_action(request: HttpRequest, game_id: int, action, *args) -> HttpResponse:
