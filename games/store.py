@@ -18,6 +18,9 @@ from .engine.state import DealState, GameState, HandResult, Phase, TableMeld
 from .engine.variants import make_variant
 from .models import Card, Deal, Game, Meld, Seat
 
+CARD_PLACE_FIELDS = ["location", "position", "seat", "meld", "stands_for"]
+"""The Card fields that say where a card is (what a move may change)."""
+
 Place = tuple[str, int, int | None, int | None, str]
 """Where a card is: (location, position, seat position or None, meld number or None, what a wild in
 a meld stands for or ""). Cards in a hand all have position 0: the engine keeps hands sorted, so
@@ -183,8 +186,12 @@ def _save_deal(rows: LoadedGame, before: DealState, after: DealState, result: Ha
         updates.append(Card(pk=rows.card_ids[(card.code, card.copy)], location=location, position=position,
                             seat=rows.seats[seat] if seat is not None else None,
                             meld=rows.meld_rows[meld] if meld is not None else None, stands_for=stands_for))
-    if updates:
-        Card.objects.bulk_update(updates, ["location", "position", "seat", "meld", "stands_for"])
+    if len(updates) == 1:
+        # A draw or a discard moves one card: a plain UPDATE costs a fraction of bulk_update's CASE.
+        (card,) = updates
+        Card.objects.filter(pk=card.pk).update(**{name: getattr(card, name) for name in CARD_PLACE_FIELDS})
+    elif updates:
+        Card.objects.bulk_update(updates, CARD_PLACE_FIELDS)
     _copy_deal_fields(deal_row, after)
     if result is not None:
         deal_row.result = result.to_json()
