@@ -159,7 +159,7 @@ else:
         "min_size": env_int("DATABASE_POOL_MIN_SIZE", 2),
         "max_size": env_int("DATABASE_POOL_MAX_SIZE", 8),
         "timeout": env_float("DATABASE_POOL_TIMEOUT", 10.0),
-        "max_idle": env_float("DATABASE_POOL_MAX_IDLE", 2.0),
+        "max_idle": env_float("DATABASE_POOL_MAX_IDLE", 1.0),
     }
     if DATABASE_POOL["max_size"] < max(1, DATABASE_POOL["min_size"]):
         raise ImproperlyConfigured("DATABASE_POOL_MAX_SIZE must be at least 1 and at least DATABASE_POOL_MIN_SIZE.")

@@ -99,7 +99,7 @@ def test_production_settings_come_from_the_environment():
         "CSRF_TRUSTED_ORIGINS": ["https://example.com"],
         "DATABASE_ENGINE": "django.db.backends.postgresql",
         "CONN_MAX_AGE": 0,
-        "DATABASE_POOL": {"min_size": 2, "max_size": 8, "timeout": 10.0, "max_idle": 2.0},
+        "DATABASE_POOL": {"min_size": 2, "max_size": 8, "timeout": 10.0, "max_idle": 1.0},
         "CHANNEL_LAYER": "channels_redis.core.RedisChannelLayer",
         "CACHE": "django.core.cache.backends.redis.RedisCache",
         "STATICFILES_STORAGE": "whitenoise.storage.CompressedManifestStaticFilesStorage",
