@@ -13,15 +13,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.engine.actions import Discard, DrawStock, LayContract, LayMeld, LayOff
 from games.models import Meld
+from tests.bench.moves import TRANSACTION_CONTROL, lean_choice
 from tests.factories import (current_deal, data_version, load_state, login, make_started_game, play_moves, post_move,
                              seat_to_move)
 
 pytestmark = pytest.mark.django_db
-
-TRANSACTION_CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT", "SET TRANSACTION", "BEGIN",
-                       "COMMIT", "ROLLBACK")
 
 MOVE = 10
 """Any move: session, user; the game row locked with its seats (one query), the deals, the current
@@ -52,17 +49,6 @@ LATE_DEAL = 3
 def statements(captured) -> int:
     """The statements of ``captured``, transaction control left out."""
     return sum(1 for query in captured.captured_queries if not query["sql"].startswith(TRANSACTION_CONTROL))
-
-
-def lean_choice(view):
-    """The move a benchmark player makes: draw from the stock, lay the contract, a meld or a
-    lay-off when the hand allows, else discard; any other phase's first legal action."""
-    legal = view.legal_actions
-    for kind in (DrawStock, LayContract, LayMeld, LayOff, Discard):
-        chosen = next((action for action in legal if isinstance(action, kind)), None)
-        if chosen is not None:
-            return chosen
-    return legal[0]
 
 
 def comparable(html: str) -> str:
