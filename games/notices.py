@@ -1,10 +1,12 @@
 """Telling players: the "your turn" badge and notice on every open page, and the e-mails (your turn,
 time running out, game abandoned, daily digest).
 
-Each notice is first recorded as a ``Notification`` row; its unique constraints make a second badge
-event or e-mail for the same game, seat and turn (or a second digest on one day) impossible, so a
-job that runs twice sends nothing the second time. E-mails respect the user's PlayPreferences (each
-kind can be switched off; quiet hours defer them) and every one links to the preferences page.
+Each e-mail is first recorded as a ``Notification`` row; its unique constraints make a second e-mail
+for the same game, seat and turn (or a second digest on one day) impossible, so a job that runs
+twice sends nothing the second time. E-mails are sent once the job's transaction has committed,
+never while it holds a row lock. The badge and the "your turn" notice are events sent after the
+change's commit. E-mails respect the user's PlayPreferences (each kind can be switched off; quiet
+hours defer them) and every one links to the preferences page.
 """
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Count, F, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -25,16 +28,49 @@ from . import jobs, notify, turn_clock
 from .models import Connection, Game, Notification, Seat
 
 
-def waiting_seats(user_id: int):
-    """Seats of ``user_id`` whose owner is to move now: active games, their turn, the clock theirs
-    (not expired, not on autopilot)."""
-    return Seat.objects.filter(user_id=user_id, game__status=Game.Status.ACTIVE, autopilot=False,
+def _waiting():
+    """Seats whose owner is to move now: active games, their turn, the clock theirs (not expired,
+    not on autopilot). ``_waits_on`` is the same rule for one game in memory."""
+    return Seat.objects.filter(game__status=Game.Status.ACTIVE, autopilot=False,
                                position=F("game__turn_position"), game__turn_expired=False)
+
+
+def waiting_seats(user_id: int):
+    """Seats of ``user_id`` whose owner is to move now (see ``_waiting``)."""
+    return _waiting().filter(user_id=user_id)
+
+
+def _waits_on(game: Game, seat: Seat) -> bool:
+    return (bool(seat.user_id) and game.status == Game.Status.ACTIVE and not seat.autopilot
+            and seat.position == game.turn_position and not game.turn_expired)
 
 
 def waiting_count(user_id: int) -> int:
     """How many games wait on ``user_id`` (the badge number)."""
     return waiting_seats(user_id).count()
+
+
+def waiting_counts(user_ids: list[int]) -> dict[int, int]:
+    """``{user id: games waiting on them}`` for every user of ``user_ids``, in one query."""
+    found = dict(_waiting().filter(user_id__in=user_ids).order_by().values("user_id")
+                 .annotate(count=Count("pk")).values_list("user_id", "count"))
+    return {user_id: found.get(user_id, 0) for user_id in user_ids}
+
+
+def waiting_elsewhere():
+    """For a Seat query: how many games other than the seat's own wait on the seat's user (its
+    badge number without this game), read with the seats so a move needs no count of its own."""
+    others = (_waiting().filter(user_id=OuterRef("user_id")).exclude(game_id=OuterRef("game_id"))
+              .order_by().values("user_id").annotate(count=Count("pk")).values("count"))
+    return Coalesce(Subquery(others), 0)
+
+
+def _counts_after(game: Game, seats: list[Seat], rows) -> dict[int, int] | None:
+    """Each seated person's badge number after a change of ``game``, from the counts read with the
+    seats (``rows.waiting_elsewhere``); None when they were not read."""
+    if rows is None or rows.waiting_elsewhere is None:
+        return None
+    return {seat.user_id: rows.waiting_elsewhere[seat.user_id] + _waits_on(game, seat) for seat in seats if seat.user_id}
 
 
 @dataclass
@@ -75,26 +111,34 @@ def is_present(user_id: int, now: dt.datetime) -> bool:
     return Connection.objects.live(now).filter(user_id=user_id).exists()
 
 
-def _send_counts(user_ids: list[int], game: Game | None = None, your_turn_user: int | None = None) -> None:
+def _send_counts(user_ids: list[int], counts: dict[int, int] | None, game: Game | None = None,
+                 your_turn_user: int | None = None) -> None:
+    counts = counts if counts is not None else waiting_counts(user_ids)
     for user_id in user_ids:
-        notify.games_waiting(user_id, waiting_count(user_id),
-                             game if user_id == your_turn_user else None)
+        notify.games_waiting(user_id, counts[user_id], game if user_id == your_turn_user else None)
 
 
-def turn_started(game: Game, seats: list[Seat], seat: Seat) -> None:
-    """A person's turn began (inside the change's transaction): record the badge notice once, and
-    after commit send every person at the table their new count, with the "your turn" notice for
-    ``seat``'s owner."""
-    created = _record_once(Notification.Kind.TURN_BADGE, seat.user_id, game, seat)
+def turn_started(game: Game, seats: list[Seat], seat: Seat, rows=None) -> None:
+    """A person's turn began (inside the change's transaction): after commit, send every person at
+    the table their new count, with the "your turn" notice for ``seat``'s owner. A turn starts once
+    (its number is bumped under the game row lock), so the notice goes once per turn without a
+    Notification row. ``rows``: a move's ``store.LoadedGame``, whose counts spare the count query."""
     users = [s.user_id for s in seats if s.user_id]
+    counts = _counts_after(game, seats, rows)
     fresh = Game(pk=game.pk, variant=game.variant)
-    transaction.on_commit(lambda: _send_counts(users, fresh, seat.user_id if created else None))
+    transaction.on_commit(lambda: _send_counts(users, counts, fresh, seat.user_id))
 
 
-def badges_changed(game: Game) -> None:
-    """After commit, send every person at ``game`` their new count (a game ended or paused)."""
-    users = list(game.seats.filter(user__isnull=False).values_list("user_id", flat=True))
-    transaction.on_commit(lambda: _send_counts(users))
+def badges_changed(game: Game, seats: list[Seat] | None = None, rows=None) -> None:
+    """After commit, send every person at ``game`` their new count (a game ended or paused);
+    ``seats`` and ``rows`` as for ``turn_started``, when loaded."""
+    if seats is None:
+        users = list(game.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+        counts = None
+    else:
+        users = [s.user_id for s in seats if s.user_id]
+        counts = _counts_after(game, seats, rows)
+    transaction.on_commit(lambda: _send_counts(users, counts))
 
 
 def _record_once(kind: str, user_id: int, game: Game | None = None, seat: Seat | None = None,
@@ -113,10 +157,12 @@ def _site_url(path: str) -> str:
     return settings.RUMMY_SITE_URL + path
 
 
-def _email(user, subject: str, lines: list[str], link: str) -> None:
+def _email(user, subject: str, lines: list[str], link: str) -> EmailMessage:
+    """The e-mail to ``user``, to send once the transaction that recorded it has committed (never
+    while it holds a row lock)."""
     body = render_to_string("games/email/notice.txt", {
         "user": user, "lines": lines, "link": link, "preferences_url": _site_url(reverse("play_preferences"))})
-    send_mail(subject, body, None, [user.email])
+    return EmailMessage(subject, body, None, [user.email])
 
 
 def describe_time(left: dt.timedelta | None) -> str:
@@ -159,9 +205,10 @@ def send_turn_email(game_id: int, turn_number: int, now: dt.datetime) -> bool:
             return False
         if not _record_once(Notification.Kind.TURN_EMAIL, seat.user_id, game, seat):
             return False
-        _email(seat.user, f"Your turn in {game}",
-               [f"It is your turn in {game}.", f"Time left for this move: {describe_time(seat.deadline - now)}."],
-               _site_url(game.get_absolute_url()))
+        message = _email(seat.user, f"Your turn in {game}",
+                         [f"It is your turn in {game}.", f"Time left for this move: {describe_time(seat.deadline - now)}."],
+                         _site_url(game.get_absolute_url()))
+    message.send()
     return True
 
 
@@ -187,21 +234,22 @@ def send_warning_email(game_id: int, turn_number: int, now: dt.datetime) -> bool
             return False
         if not _record_once(Notification.Kind.WARNING_EMAIL, seat.user_id, game, seat):
             return False
-        _email(seat.user, f"Time is running out in {game}",
-               [f"Most of your time for this move in {game} has gone: {describe_time(seat.deadline - now)} left.",
-                "When it runs out the computer plays your turn."],
-               _site_url(game.get_absolute_url()))
+        message = _email(seat.user, f"Time is running out in {game}",
+                         [f"Most of your time for this move in {game} has gone: {describe_time(seat.deadline - now)} left.",
+                          "When it runs out the computer plays your turn."],
+                         _site_url(game.get_absolute_url()))
+    message.send()
     return True
 
 
-def game_abandoned(game: Game) -> None:
-    """Tell each person at ``game`` (inside the abandoning transaction) that it was abandoned,
-    once each."""
-    for seat in game.seats.select_related("user").filter(user__isnull=False):
-        if _record_once(Notification.Kind.ABANDONED_EMAIL, seat.user_id, game, seat):
-            _email(seat.user, f"{game} was abandoned",
+def game_abandoned(game: Game) -> list[EmailMessage]:
+    """Record, inside the abandoning transaction, that each person at ``game`` is told it was
+    abandoned (once each); returns the e-mails for the caller to send after its commit."""
+    return [_email(seat.user, f"{game} was abandoned",
                    [f"{game} was paused for 14 days with nobody at the table, so it has been abandoned."],
                    _site_url(reverse("my_games")))
+            for seat in game.seats.select_related("user").filter(user__isnull=False)
+            if _record_once(Notification.Kind.ABANDONED_EMAIL, seat.user_id, game, seat)]
 
 
 def schedule_digest(prefs: PlayPreferences, now: dt.datetime) -> None:
@@ -236,9 +284,10 @@ def send_digest(user_id: int, day: dt.date, now: dt.datetime) -> bool:
         waiting = [line for line in my_games(prefs.user, now) if line.your_turn]
         if not waiting or not _record_once(Notification.Kind.DIGEST_EMAIL, user_id, day=day):
             return False
-        _email(prefs.user, f"{len(waiting)} game{'s' if len(waiting) != 1 else ''} waiting on you",
-               [f"{line.game}: {describe_time(line.time_left)} left" for line in waiting],
-               _site_url(reverse("my_games")))
+        message = _email(prefs.user, f"{len(waiting)} game{'s' if len(waiting) != 1 else ''} waiting on you",
+                         [f"{line.game}: {describe_time(line.time_left)} left" for line in waiting],
+                         _site_url(reverse("my_games")))
+    message.send()
     return True
 
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from records.services import record_finished_game
 
-from . import notify, store, turn_clock
+from . import notices, notify, store, turn_clock
 from .engine.actions import Action, action_from_json
 from .engine.bots import chooser
 from .engine.bots.memory import Memory
@@ -26,6 +26,8 @@ from .engine.variants import VARIANTS, make_variant
 from .models import DAY, TIME_PER_MOVE_CHOICES, Deal, Game, Move, Seat
 
 CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "wrong_phase"})
+RECENT_MOVES = 8
+"""How many of the latest moves a board shows."""
 
 
 class Refusal(Exception):
@@ -109,26 +111,56 @@ def _one_snapshot():
         yield
 
 
-def access_board(user, game_id: int, recent_moves: int = 8) -> Board:
+def _seats_with_game(game_id: int, *, lock: bool) -> tuple[Game, list[Seat]]:
+    """``game_id``'s row and its seats by position (with users), in one query: the seats joined
+    with their game. With ``lock``, the game row is locked for update (``FOR UPDATE OF`` the game
+    alone) and each seat carries what the turn clock and the badges need (``away``,
+    ``waiting_elsewhere``). A table without seats costs one more query.
+
+    After waiting for the lock, PostgreSQL returns the game row as the lock holder left it but the
+    seats as they were when the query began; every change of seats bumps the version, so such
+    seats only ever come with a version the caller's check refuses (``_refuse_stale``).
+
+    Raises Refusal 404 (no such game).
+    """
+    query = Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("position")
+    if lock:
+        query = query.select_for_update(of=("game",)).annotate(
+            away=turn_clock.away_now(), waiting_elsewhere=notices.waiting_elsewhere())
+    seats = list(query)
+    if not seats:
+        game = lock_game(game_id) if lock else Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise Refusal(404, "no_such_game", "There is no such game.")
+        return game, seats
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game
+    return game, seats
+
+
+def access_board(user, game_id: int) -> Board:
     """Load the board of ``game_id`` as ``user`` may see it, every row from one snapshot (read only,
-    no lock).
+    no lock): four queries (seats with their game, deals, cards with melds, latest moves).
 
     Raises Refusal 404 (no such game) or 403 (a private game the user has no seat at).
     """
     with _one_snapshot():
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            raise Refusal(404, "no_such_game", "There is no such game.")
-        rows = store.load_rows(game)
-        seat = _seat_of(user, rows.seats)
-        if not can_watch(user, game, rows.seats):
+        game, seats = _seats_with_game(game_id, lock=False)
+        seat = _seat_of(user, seats)
+        if not can_watch(user, game, seats):
             raise Refusal(403, "not_seated", "This is a private table; join it with its invite link.")
-        view = None
-        if rows.deal is not None:
-            view = store.load_state(rows).player_view(seat.position if seat else None)
-        moves = list(game.moves.order_by("-ply")[:recent_moves])
-        results = list(game.deals.exclude(result=None).order_by("number").values_list("result", flat=True))
-    return Board(game, rows.seats, seat, view, moves, results, rows.deal)
+        rows = store.load_rows(game, seats)
+        state = store.load_state(rows) if rows.deal is not None else None
+        return _board(rows, state, seat)
+
+
+def _board(rows: store.LoadedGame, state: GameState | None, seat: Seat | None) -> Board:
+    """The Board of ``rows`` for ``seat``'s viewer, from ``state`` (None before the first deal);
+    reads the latest moves (one query)."""
+    view = state.player_view(seat.position if seat else None) if state is not None else None
+    moves = list(rows.game.moves.order_by("-ply")[:RECENT_MOVES])
+    return Board(rows.game, rows.seats, seat, view, moves, rows.results, rows.deal)
 
 
 # ----- tables ----------------------------------------------------------------------------------
@@ -177,12 +209,13 @@ def _require_open(game: Game) -> None:
         raise Refusal(409, "already_started", "This game has already started.")
 
 
-def record_change(game: Game, seats: list[Seat] | None = None) -> None:
+def record_change(game: Game, seats: list[Seat] | None = None, rows: store.LoadedGame | None = None) -> None:
     """Bump ``game``'s version for an accepted change, bring its turn clock up to date
     (``turn_clock.after_change``: deadlines, queued computer moves and notices), save it, and send
-    the "changed" event after commit. ``seats``: the game's seats in position order, if loaded."""
+    the "changed" event after commit. ``seats``: the game's seats in position order, if loaded;
+    ``rows``: everything loaded for a move (``store.LoadedGame``), which spares the clock its reads."""
     game.version += 1
-    turn_clock.after_change(game, seats)
+    turn_clock.after_change(game, seats, rows)
     game.save()
     version = game.version
     transaction.on_commit(lambda: notify.game_changed(game.pk, version))
@@ -290,9 +323,9 @@ def start_game(user, game_id: int) -> Game:
 
 # ----- moves -----------------------------------------------------------------------------------
 
-def _apply(rows: store.LoadedGame, before: GameState, seat: Seat, action: Action, actor: str) -> None:
-    """Apply ``action`` for ``seat`` to ``before`` and write the changed rows, the move log and the
-    new version. Raises Refusal when the rules forbid it."""
+def _apply(rows: store.LoadedGame, before: GameState, seat: Seat, action: Action, actor: str) -> GameState:
+    """Apply ``action`` for ``seat`` to ``before``, write the changed rows, the move log and the
+    new version, and return the new state. Raises Refusal when the rules forbid it."""
     game = rows.game
     try:
         after, events = before.apply(seat.position, action)
@@ -310,35 +343,48 @@ def _apply(rows: store.LoadedGame, before: GameState, seat: Seat, action: Action
             s.place = place
         Seat.objects.bulk_update(rows.seats, ["place"])
         record_finished_game(game, rows.seats)
-    record_change(game, rows.seats)
+    record_change(game, rows.seats, rows)
+    return after
 
 
-def submit_move(user, game_id: int, version: int, action_json: dict) -> Game:
-    """Apply ``user``'s action (JSON, see ``engine.actions``) made against ``version``.
+def _refuse_stale(user, game: Game) -> None:
+    """Refuse a move made against an older version: 409, or 403 when the change that moved the
+    game on took ``user``'s seat (the seats are read again: those read with the lock may be older)."""
+    if not game.seats.filter(user=user).exists():
+        raise Refusal(403, "not_seated", "You do not have a seat at this table.")
+    raise Refusal(409, "stale_version", "The game has moved on since your page was drawn; here is the board now.")
 
-    One transaction: lock the game row, check seat, status and version, rebuild the state, apply,
-    write the changed rows and one Move, bump the version; the event is sent after commit.
+
+def submit_move(user, game_id: int, version: int, action_json: dict) -> Board:
+    """Apply ``user``'s action (JSON, see ``engine.actions``) made against ``version``, and return
+    the mover's board after it, drawn from the state in memory.
+
+    One transaction: lock the game row (read with its seats), check seat, status and version, load
+    the deals and the current deal's cards once, apply, write the changed rows and one Move, bump
+    the version; the event is sent after commit.
 
     Raises Refusal: 404 no such game; 403 not seated; 409 stale version (also a repeated POST),
     finished game, not your turn; 400 malformed action; 422 an action the rules forbid.
     """
     with transaction.atomic():
-        game = lock_game(game_id)
-        rows = store.load_rows(game)
-        seat = _seat_of(user, rows.seats)
+        game, seats = _seats_with_game(game_id, lock=True)
+        seat = _seat_of(user, seats)
         if seat is None:
             raise Refusal(403, "not_seated", "You do not have a seat at this table.")
         if game.status != Game.Status.ACTIVE:
             raise Refusal(409, "game_over" if game.status == Game.Status.FINISHED else "not_started",
                           "This game is not in play.")
         if version != game.version:
-            raise Refusal(409, "stale_version", "The game has moved on since your page was drawn; here is the board now.")
+            _refuse_stale(user, game)
         try:
             action = action_from_json(action_json)
         except IllegalAction as error:
             raise Refusal.from_illegal(error) from None
-        _apply(rows, store.load_state(rows), seat, action, Move.Actor.PLAYER)
-    return game
+        rows = store.load_rows(game, seats)
+        rows.away = frozenset(s.user_id for s in seats if s.away)
+        rows.waiting_elsewhere = {s.user_id: s.waiting_elsewhere for s in seats if s.user_id}
+        after = _apply(rows, store.load_state(rows), seat, action, Move.Actor.PLAYER)
+        return _board(rows, after, seat)
 
 
 def _computer_memory(game: Game, deal_number: int) -> Memory:

@@ -18,6 +18,9 @@ from .engine.state import DealState, GameState, HandResult, Phase, TableMeld
 from .engine.variants import make_variant
 from .models import Card, Deal, Game, Meld, Seat
 
+CARD_PLACE_FIELDS = ["location", "position", "seat", "meld", "stands_for"]
+"""The Card fields that say where a card is (what a move may change)."""
+
 Place = tuple[str, int, int | None, int | None, str]
 """Where a card is: (location, position, seat position or None, meld number or None, what a wild in
 a meld stands for or ""). Cards in a hand all have position 0: the engine keeps hands sorted, so
@@ -31,29 +34,39 @@ class LoadedGame:
     Attributes:
         game: the Game row. seats: its seats by position. deal: the current (latest) deal.
         last_result: the result of the latest finished hand, as stored on its Deal row.
+        results: every finished hand's result JSON, in deal order (the score sheet).
         card_ids / meld_rows: the current deal's Card primary keys by (code, copy) and Meld rows
             by number, filled by ``load_state`` and reused by ``save_state``.
+        away: user ids of the seated people with a declared absence not over yet, and
+            waiting_elsewhere: for each seated person, how many other games wait on them; both
+            None when not loaded with the seats (the turn clock and the badges then ask).
     """
 
     game: Game
     seats: list[Seat]
     deal: Deal | None
     last_result: HandResult | None
+    results: list[dict] = field(default_factory=list)
     card_ids: dict[tuple[str, int], int] = field(default_factory=dict)
     meld_rows: dict[int, Meld] = field(default_factory=dict)
+    away: frozenset[int] | None = None
+    waiting_elsewhere: dict[int, int] | None = None
 
 
-def load_rows(game: Game) -> LoadedGame:
-    """Fetch seats (with users) and the two latest deals of ``game``: two queries."""
-    seats = list(game.seats.select_related("user").order_by("position"))
-    deals = list(game.deals.order_by("-number")[:2])
+def load_rows(game: Game, seats: list[Seat] | None = None) -> LoadedGame:
+    """Fetch every deal of ``game`` (one query) and, unless ``seats`` (by position, with users)
+    are given, its seats (one more)."""
+    if seats is None:
+        seats = list(game.seats.select_related("user").order_by("position"))
+    deals = list(game.deals.order_by("number"))
     results = [deal.result for deal in deals if deal.result]
-    return LoadedGame(game, seats, deals[0] if deals else None,
-                      HandResult.from_json(results[0]) if results else None)
+    return LoadedGame(game, seats, deals[-1] if deals else None,
+                      HandResult.from_json(results[-1]) if results else None, results)
 
 
 def load_state(rows: LoadedGame) -> GameState:
-    """Rebuild the engine state of ``rows.game`` from its rows (two more queries: cards and melds).
+    """Rebuild the engine state of ``rows.game`` from its rows: one query, the current deal's cards
+    with their melds.
 
     Raises ValueError when the game has not been dealt yet.
     """
@@ -61,17 +74,16 @@ def load_state(rows: LoadedGame) -> GameState:
     if deal is None:
         raise ValueError(f"game {game.pk} has no deal")
     position_of_seat = {seat.pk: seat.position for seat in rows.seats}
-    melds = list(deal.melds.all())
-    rows.meld_rows = {meld.number: meld for meld in melds}
-    meld_number = {meld.pk: meld.number for meld in melds}
     hands: list[list[EngineCard]] = [[] for _ in rows.seats]
     stock: list[EngineCard] = []
     discard: list[EngineCard] = []
-    meld_cards: dict[int, list[EngineCard]] = {meld.number: [] for meld in melds}
-    meld_wilds: dict[int, list[tuple[EngineCard, str]]] = {meld.number: [] for meld in melds}
-    placed = deal.cards.order_by("position").values_list("pk", "code", "copy", "location", "seat_id", "meld_id",
-                                                         "stands_for")
-    for pk, code, copy, location, seat_id, meld_id, stands_for in placed:
+    meld_cards: dict[int, list[EngineCard]] = {}
+    meld_wilds: dict[int, list[tuple[EngineCard, str]]] = {}
+    melds: dict[int, Meld] = {}
+    placed = deal.cards.order_by("position").values_list(
+        "pk", "code", "copy", "location", "seat_id", "stands_for",
+        "meld_id", "meld__number", "meld__kind", "meld__owner_id", "meld__is_contract")
+    for pk, code, copy, location, seat_id, stands_for, meld_id, number, kind, owner_id, is_contract in placed:
         rows.card_ids[(code, copy)] = pk
         card = EngineCard(code, copy)
         if location == Card.Location.HAND:
@@ -81,15 +93,20 @@ def load_state(rows: LoadedGame) -> GameState:
         elif location == Card.Location.DISCARD:
             discard.append(card)
         else:
-            meld_cards[meld_number[meld_id]].append(card)
+            if number not in melds:
+                melds[number] = Meld(pk=meld_id, deal=deal, number=number, kind=kind, owner_id=owner_id,
+                                     is_contract=is_contract)
+                meld_cards[number], meld_wilds[number] = [], []
+            meld_cards[number].append(card)
             if stands_for:
-                meld_wilds[meld_number[meld_id]].append((card, stands_for))
+                meld_wilds[number].append((card, stands_for))
+    rows.meld_rows = dict(sorted(melds.items()))
     for hand in hands:
         hand.sort()
     table = [TableMeld(meld.number, position_of_seat[meld.owner_id],
                        MeldShape(meld.kind, tuple(meld_cards[meld.number]), tuple(meld_wilds[meld.number])),
                        meld.is_contract)
-             for meld in melds]
+             for meld in rows.meld_rows.values()]
     deal_state = DealState(
         number=deal.number, dealer=deal.dealer, seed=deal.seed, hands=hands, stock=stock, discard=discard,
         melds=table, turn=deal.turn, phase=Phase(deal.phase),
@@ -169,8 +186,12 @@ def _save_deal(rows: LoadedGame, before: DealState, after: DealState, result: Ha
         updates.append(Card(pk=rows.card_ids[(card.code, card.copy)], location=location, position=position,
                             seat=rows.seats[seat] if seat is not None else None,
                             meld=rows.meld_rows[meld] if meld is not None else None, stands_for=stands_for))
-    if updates:
-        Card.objects.bulk_update(updates, ["location", "position", "seat", "meld", "stands_for"])
+    if len(updates) == 1:
+        # A draw or a discard moves one card: a plain UPDATE costs a fraction of bulk_update's CASE.
+        (card,) = updates
+        Card.objects.filter(pk=card.pk).update(**{name: getattr(card, name) for name in CARD_PLACE_FIELDS})
+    elif updates:
+        Card.objects.bulk_update(updates, CARD_PLACE_FIELDS)
     _copy_deal_fields(deal_row, after)
     if result is not None:
         deal_row.result = result.to_json()
@@ -196,6 +217,7 @@ def save_state(rows: LoadedGame, before: GameState, after: GameState) -> None:
         _save_deal(rows, before.deal, ended, after.last_result)
         save_totals(rows, after)
         rows.last_result = after.last_result
+        rows.results.append(rows.deal.result)
         if after.deal is not ended:
             create_deal(rows, after.deal)
     else:

@@ -18,8 +18,10 @@ import datetime as dt
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from accounts.models import Absence
 from accounts.preferences import absences_of
 
 from . import jobs, notices, services
@@ -50,8 +52,14 @@ def clock_end(start: dt.datetime, seconds: float, stopped: list[Span]) -> dt.dat
     return moment + left
 
 
-def _stopped_spans(game: Game, user_id: int, since: dt.datetime) -> list[Span]:
-    if not game.absence_stops_clock:
+def away_now():
+    """For a Seat query: whether the seat's user has declared an absence not over yet (then, and
+    only then, the turn clock reads their absences)."""
+    return Exists(Absence.objects.filter(user_id=OuterRef("user_id"), ends_at__gt=timezone.now()))
+
+
+def _stopped_spans(game: Game, user_id: int, since: dt.datetime, away: frozenset[int] | None = None) -> list[Span]:
+    if not game.absence_stops_clock or (away is not None and user_id not in away):
         return []
     return absences_of([user_id], since).get(user_id, [])
 
@@ -87,29 +95,46 @@ def time_left(seat: Seat, now: dt.datetime) -> dt.timedelta | None:
     return max(dt.timedelta(0), seat.deadline - now)
 
 
-def _start_turn(game: Game, seats: list[Seat], seat: Seat, now: dt.datetime) -> None:
+def _set_deadlines(seats: list[Seat], seat: Seat | None, deadline: dt.datetime | None) -> None:
+    """Give ``seat`` (if any) its ``deadline`` and clear every other seat's, in one UPDATE of the
+    seats whose deadline changes (none when nothing does)."""
+    changed = []
+    for other in seats:
+        wanted = deadline if seat is not None and other.pk == seat.pk else None
+        if other.deadline != wanted:
+            other.deadline = wanted
+            changed.append(other)
+    Seat.objects.bulk_update(changed, ["deadline"])
+
+
+def _start_turn(game: Game, seats: list[Seat], seat: Seat, now: dt.datetime, rows=None) -> None:
     """A new turn for ``seat``: count it, give a person's seat its deadline and queue its expiry,
-    warning and e-mail jobs, and record the "your turn" notice."""
+    warning and e-mail jobs (one INSERT), and tell the table's people their badge counts.
+    ``rows`` (``store.LoadedGame`` of a move) says who is away, so absences are read only then."""
     game.turn_number += 1
     game.turn_position = seat.position
     game.turn_started_at = now
     game.turn_expired = False
-    Seat.objects.filter(game=game, deadline__isnull=False).exclude(pk=seat.pk).update(deadline=None)
     if seat.user_id is None or seat.autopilot:
+        _set_deadlines(seats, seat, seat.deadline)
         return
-    seat.deadline = deadline_of(game, seat)
-    seat.save(update_fields=["deadline"])
-    jobs.expire_turn.using(run_after=seat.deadline).enqueue(game.pk, game.turn_number)
+    stopped = _stopped_spans(game, seat.user_id, now, rows.away if rows is not None else None)
+    _set_deadlines(seats, seat, clock_end(now, game.time_per_move, stopped))
+    turn = (game.pk, game.turn_number)
+    due = [(jobs.expire_turn.using(run_after=seat.deadline), turn)]
     if game.time_per_move >= SHORTEST_WARNED_TURN:
-        jobs.warn_turn.using(run_after=warning_time(game, seat)).enqueue(game.pk, game.turn_number)
+        warning = clock_end(now, game.time_per_move * WARNING_SHARE, stopped)
+        due.append((jobs.warn_turn.using(run_after=warning), turn))
     grace = dt.timedelta(seconds=settings.RUMMY_EMAIL_GRACE_SECONDS)
-    jobs.email_turn.using(run_after=now + grace).enqueue(game.pk, game.turn_number)
-    notices.turn_started(game, seats, seat)
+    due.append((jobs.email_turn.using(run_after=now + grace), turn))
+    jobs.enqueue_together(due)
+    notices.turn_started(game, seats, seat, rows)
 
 
-def after_change(game: Game, seats: list[Seat] | None = None) -> None:
+def after_change(game: Game, seats: list[Seat] | None = None, rows=None) -> None:
     """Bring the clock up to date after an accepted change of ``game`` (inside its transaction, the
-    game row locked, ``version`` already bumped; the caller saves ``game``).
+    game row locked, ``version`` already bumped; the caller saves ``game``). ``rows``: the
+    ``store.LoadedGame`` of a move, whose current deal and seat facts spare the reads.
 
     Starts a new turn when the seat to move or the deal changed, and queues the next computer move
     when the seat to move is played by the computer: after ``RUMMY_COMPUTER_PAUSE_SECONDS`` at the
@@ -117,16 +142,22 @@ def after_change(game: Game, seats: list[Seat] | None = None) -> None:
     """
     if game.status != Game.Status.ACTIVE:
         if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED, Game.Status.ABORTED, Game.Status.VOIDED):
-            Seat.objects.filter(game=game, deadline__isnull=False).update(deadline=None)
-            notices.badges_changed(game)
+            if seats is None:
+                Seat.objects.filter(game=game, deadline__isnull=False).update(deadline=None)
+            else:
+                _set_deadlines(seats, None, None)
+            notices.badges_changed(game, seats, rows)
         return
-    deal = Deal.objects.filter(game=game).order_by("-number").values_list("number", "turn").first()
+    if rows is not None and rows.deal is not None:
+        deal = (rows.deal.number, rows.deal.turn)
+    else:
+        deal = Deal.objects.filter(game=game).order_by("-number").values_list("number", "turn").first()
     seats = seats if seats is not None else list(game.seats.order_by("position"))
     seat = seats[deal[1]]
     new_turn = (game.turn_deal, game.turn_position) != deal or game.turn_number == 0
     if new_turn:
         game.turn_deal = deal[0]
-        _start_turn(game, seats, seat, timezone.now())
+        _start_turn(game, seats, seat, timezone.now(), rows)
     if computer_actor(game, seat):
         pause = settings.RUMMY_COMPUTER_PAUSE_SECONDS if new_turn else 0
         when = timezone.now() + dt.timedelta(seconds=pause) if pause else None
@@ -220,7 +251,9 @@ def abandon_if_unresumed(game_id: int, now: dt.datetime) -> bool:
         game.status = Game.Status.ABANDONED
         game.finished_at = now
         services.record_change(game)
-        notices.game_abandoned(game)
+        emails = notices.game_abandoned(game)
+    for email in emails:
+        email.send()
     return True
 
 

@@ -51,6 +51,13 @@ def _board_response(request: HttpRequest, game_id: int, *, status: int = 200, er
         # A refused request at a table the user may not see: say why the request was refused.
         shown = error or refusal
         return render(request, "games/refused.html", {"refusal": shown}, status=shown.status)
+    return _render_board(request, game_id, board, status=status, error=error, form=form)
+
+
+def _render_board(request: HttpRequest, game_id: int, board: services.Board, *, status: int = 200,
+                  error: Refusal | None = None, form: RefusedForm | None = None) -> HttpResponse:
+    """The board fragment (htmx) or the whole game page for ``board``, the viewer's board of game
+    ``game_id``."""
     hand_sort, hand_order = _hand_sort(request, game_id)
     context = board_context(board, hand_sort, error, form, hand_order)
     template = "games/_board.html" if request.htmx else "games/game.html"
@@ -121,17 +128,18 @@ def _refused_form(post) -> RefusedForm:
                        contract_stands(post))
 
 
-def _submit(user, game_id: int, version: int, payload: dict) -> None:
-    """Submit the move; a meld or lay-off whose wilds have several legal readings that cannot
-    matter (``direct_play.automatic_reading``) is made with the first, without asking."""
+def _submit(user, game_id: int, version: int, payload: dict) -> services.Board:
+    """Submit the move and return the mover's board after it; a meld or lay-off whose wilds have
+    several legal readings that cannot matter (``direct_play.automatic_reading``) is made with the
+    first, without asking."""
     try:
-        services.submit_move(user, game_id, version, payload)
+        return services.submit_move(user, game_id, version, payload)
     except Refusal as refusal:
         resolved = automatic_reading(services.access_board(user, game_id).view, payload) \
             if refusal.code == "choose_wild" else None
         if resolved is None:
             raise
-        services.submit_move(user, game_id, version, resolved)
+        return services.submit_move(user, game_id, version, resolved)
 
 
 @login_required
@@ -143,10 +151,12 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refused(request, game_id, Refusal(RATE_LIMITED, "rate_limited", "Too many moves; wait a moment."))
     try:
         version, payload = move_payload(request.POST)
-        _submit(request.user, game_id, version, payload)
+        board = _submit(request.user, game_id, version, payload)
     except Refusal as refusal:
         return _refused(request, game_id, refusal, _refused_form(request.POST))
-    return _after_change(request, game_id)
+    if request.htmx:
+        return _render_board(request, game_id, board)
+    return redirect("game_detail", game_id=game_id)
 
 
 @login_required

@@ -38,6 +38,30 @@ def env_list(name, default):
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_int(name, default):
+    """Read a whole-number environment variable (0 or more)."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.")
+    return int(value)
+
+
+def env_float(name, default):
+    """Read a number of seconds (0 or more) from the environment."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not number >= 0:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds, not {value!r}.")
+    return number
+
+
 DEBUG = env_bool("DJANGO_DEBUG", True)
 # True under pytest (or with DJANGO_TESTING=1): static files come from the finders and passwords
 # use a fast hasher.
@@ -129,7 +153,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # the write lock when they begin (SQLite has no row locks), and waiting is allowed for 20 s.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
 else:
-    DATABASES["default"]["CONN_MAX_AGE"] = 60
+    # Django's psycopg pool: each process (daphne, db_worker) holds at most max_size connections,
+    # a request waits up to timeout seconds for one, and an idle pool drops one connection above
+    # min_size every max_idle seconds. Connections go back to the pool after every request, hence
+    # CONN_MAX_AGE 0 (a pool refuses persistent connections).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASE_POOL = {
+        "min_size": env_int("DATABASE_POOL_MIN_SIZE", 2),
+        "max_size": env_int("DATABASE_POOL_MAX_SIZE", 8),
+        "timeout": env_float("DATABASE_POOL_TIMEOUT", 10.0),
+        "max_idle": env_float("DATABASE_POOL_MAX_IDLE", 1.0),
+    }
+    if DATABASE_POOL["max_size"] < max(1, DATABASE_POOL["min_size"]):
+        raise ImproperlyConfigured("DATABASE_POOL_MAX_SIZE must be at least 1 and at least DATABASE_POOL_MIN_SIZE.")
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = DATABASE_POOL
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A PostgreSQL that is gone or hung fails a request within these bounds (a 503 page, see
     # rummy_site/middleware.py) instead of holding its thread: libpq's connect timeout in seconds
@@ -319,5 +356,7 @@ LOGGING = {
         # Replaces Django's default "django" handler, which would print every line a second time.
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
         "django.db.backends": {"level": "WARNING"},
+        # The pool logs every connection it drops when idle; only its problems are worth a line.
+        "psycopg.pool": {"level": "WARNING"},
     },
 }

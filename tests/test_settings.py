@@ -31,6 +31,7 @@ print(json.dumps({
     "CSRF_TRUSTED_ORIGINS": settings.CSRF_TRUSTED_ORIGINS,
     "DATABASE_ENGINE": settings.DATABASES["default"]["ENGINE"],
     "CONN_MAX_AGE": settings.DATABASES["default"]["CONN_MAX_AGE"],
+    "DATABASE_POOL": settings.DATABASES["default"].get("OPTIONS", {}).get("pool"),
     "CHANNEL_LAYER": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "CACHE": settings.CACHES["default"]["BACKEND"],
     "STATICFILES_STORAGE": settings.STORAGES["staticfiles"]["BACKEND"],
@@ -97,7 +98,8 @@ def test_production_settings_come_from_the_environment():
         "ALLOWED_HOSTS": ["example.com"],
         "CSRF_TRUSTED_ORIGINS": ["https://example.com"],
         "DATABASE_ENGINE": "django.db.backends.postgresql",
-        "CONN_MAX_AGE": 60,
+        "CONN_MAX_AGE": 0,
+        "DATABASE_POOL": {"min_size": 2, "max_size": 8, "timeout": 10.0, "max_idle": 1.0},
         "CHANNEL_LAYER": "channels_redis.core.RedisChannelLayer",
         "CACHE": "rummy_site.cache.FailOpenRedisCache",
         "STATICFILES_STORAGE": "whitenoise.storage.CompressedManifestStaticFilesStorage",
@@ -131,6 +133,44 @@ def test_database_timeouts_come_from_the_environment(env, expected):
 
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == expected
+
+
+def test_the_connection_pool_is_sized_from_the_environment():
+    values = production_settings(DATABASE_POOL_MIN_SIZE="1", DATABASE_POOL_MAX_SIZE="4",
+                                 DATABASE_POOL_TIMEOUT="2.5", DATABASE_POOL_MAX_IDLE="30")
+
+    assert values["CONN_MAX_AGE"] == 0
+    assert values["DATABASE_POOL"] == {"min_size": 1, "max_size": 4, "timeout": 2.5, "max_idle": 30.0}
+
+
+@pytest.mark.parametrize("variable, value", [("DATABASE_POOL_MAX_SIZE", "0"), ("DATABASE_POOL_MAX_SIZE", "many"),
+                                             ("DATABASE_POOL_MIN_SIZE", "9"), ("DATABASE_POOL_TIMEOUT", "-1"),
+                                             ("DATABASE_POOL_MAX_IDLE", "soon")])
+def test_a_bad_pool_size_or_timeout_is_refused_at_start(variable, value):
+    result = run_django(["manage.py", "check"], {**PRODUCTION_ENV, variable: value})
+
+    assert result.returncode != 0
+    assert variable in result.stderr
+
+
+def test_sqlite_has_no_pool():
+    result = run_django(["-c", PRINT_SETTINGS], {})
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["DATABASE_POOL"] is None
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_tests_on_postgresql_use_the_pool_on_the_test_database():
+    """pytest-django's test database is served by the pool, not the database named in DATABASE_URL."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_database()")
+        (name,) = cursor.fetchone()
+    assert connection.pool is not None
+    assert name == connection.settings_dict["NAME"] and name.startswith("test_")
 
 
 def test_email_host_switches_to_smtp():

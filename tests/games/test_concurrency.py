@@ -1,5 +1,6 @@
 """Requests racing each other (PostgreSQL row locks): two moves for the same version, of which exactly
-one is applied, and two players joining for the last seat, of whom exactly one gets it.
+one is applied (and fifty identical POSTs through the view at once, of which one is), and two
+players joining for the last seat, of whom exactly one gets it.
 
 Each thread has its own database connection; all are released together by a Barrier. SQLite
 serializes writers on the whole file, so these tests only mean something on PostgreSQL.
@@ -9,11 +10,13 @@ import time
 
 import pytest
 from django.db import connection, connections
+from django.test import Client
 
 from games import services, store
 from games.models import Move
 from games.services import Refusal
-from tests.factories import make_started_game, make_table, make_user, seat_to_move, seats_of, snapshot
+from tests.factories import (login, make_started_game, make_table, make_user, move_fields, move_url, seat_to_move,
+                             seats_of, snapshot)
 
 pytestmark = [
     pytest.mark.postgres,
@@ -93,6 +96,38 @@ def test_the_same_move_twice_at_once_is_applied_once(hold, monkeypatch):
     assert len(applied) == 1, outcomes
     assert isinstance(refused[0], Refusal), refused
     assert (refused[0].status, refused[0].code) == (409, "stale_version")
+    game.refresh_from_db()
+    assert game.version == version + 1
+    assert Move.objects.filter(game=game).count() == before_moves + 1
+    assert Move.objects.get(game=game, ply=version).action == {"type": "draw_stock"}
+
+
+IDENTICAL_POSTS = 50
+"""More requests than a process's connection pool holds (DATABASE_POOL_MAX_SIZE): the rest wait for
+a connection, then for the row lock."""
+
+
+def test_fifty_identical_posts_at_once_apply_one_move():
+    """Fifty copies of one draw POSTed through the view at once (a double-clicking, retrying
+    client): one is applied and answers the board, every other one answers 409 with the board."""
+    game = make_started_game(players=2, seed="race-fifty")
+    seat = seat_to_move(game)
+    version = game.version
+    before_moves = Move.objects.filter(game=game).count()
+    session = login(seat.user).cookies["sessionid"].value
+    statuses = []
+
+    def post():
+        client = Client()
+        client.cookies["sessionid"] = session
+        response = client.post(move_url(game), move_fields({"type": "draw_stock"}, version),
+                               headers={"HX-Request": "true"})
+        statuses.append(response.status_code)
+
+    outcomes = race_calls([post] * IDENTICAL_POSTS)
+
+    assert outcomes == ["applied"] * IDENTICAL_POSTS
+    assert sorted(statuses) == [200] + [409] * (IDENTICAL_POSTS - 1)
     game.refresh_from_db()
     assert game.version == version + 1
     assert Move.objects.filter(game=game).count() == before_moves + 1

@@ -1,6 +1,6 @@
 """Notices with a controlled clock (time-machine, no sleeps): the "your turn" e-mail's grace period
 and presence check, quiet hours, the 80% warning, exactly one e-mail per turn however often its job
-runs (a database constraint), the badge count, the daily digest's order, the dashboard's order."""
+runs (a database constraint), the badge counts, the daily digest's order, the dashboard's order."""
 import datetime as dt
 
 import pytest
@@ -80,17 +80,35 @@ def test_the_turn_email_is_sent_once_when_its_job_runs_twice(clock):
                                     kind=Notification.Kind.TURN_EMAIL)
 
 
-def test_a_badge_notice_is_recorded_once_per_turn(clock):
+def test_the_badge_counts_the_games_waiting_on_each_player(clock):
     game = make_started_game(players=2, seed="notice-badge", time_per_move=DAY)
     seat = seat_to_move(game)
-    assert Notification.objects.filter(game=game, seat=seat, kind=Notification.Kind.TURN_BADGE,
-                                       turn_number=game.turn_number).count() == 1
-    with pytest.raises(IntegrityError), transaction.atomic():
-        Notification.objects.create(user=seat.user, game=game, seat=seat, turn_number=game.turn_number,
-                                    kind=Notification.Kind.TURN_BADGE)
     assert notices.waiting_count(seat.user_id) == 1
     other = next(s for s in game.seats.all() if s.pk != seat.pk)
     assert notices.waiting_count(other.user_id) == 0
+    assert notices.waiting_counts([seat.user_id, other.user_id]) == {seat.user_id: 1, other.user_id: 0}
+
+
+def test_a_move_sends_each_player_the_count_a_fresh_query_gives(clock, monkeypatch,
+                                                                  django_capture_on_commit_callbacks):
+    """The counts a move sends come from the seats it locked (other games) plus this game; they
+    equal a count query run after the commit, here for a player with a second game waiting."""
+    game = make_started_game(players=2, seed="notice-counts", time_per_move=DAY)
+    mover = seat_to_move(game)
+    waiting = next(s for s in game.seats.all() if s.pk != mover.pk).user
+    elsewhere = make_started_game(players=2, humans=[waiting, make_user()], seed="notice-counts-2")
+    if seat_to_move(elsewhere).user_id != waiting.pk:
+        play_moves(elsewhere, until=lambda g: seat_to_move(g).user_id == waiting.pk)
+    sent = []
+    monkeypatch.setattr(notices.notify, "games_waiting", lambda user_id, count, game=None: sent.append(
+        (user_id, count, game.pk if game else None)))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        play_moves(game, until=lambda g: seat_to_move(g).user_id == waiting.pk)
+
+    fresh = notices.waiting_counts([mover.user_id, waiting.pk])
+    assert fresh == {mover.user_id: 0, waiting.pk: 2}
+    assert sent[-2:] == [(mover.user_id, 0, None), (waiting.pk, 2, game.pk)]
 
 
 def test_no_email_in_quiet_hours_until_they_end(clock):
