@@ -107,6 +107,7 @@ class ReplayFrame:
         notation (None at step 0). deal_over: this step's move ended the deal shown.
         discard: the discard pile bottom to top when face up, else only its top card.
         stock: the stock top first when face up, else empty (only ``stock_size`` is shown).
+        deal_starts: ``(deal number, step)`` of each deal's first move this viewer may reach.
     """
 
     step: int
@@ -122,6 +123,7 @@ class ReplayFrame:
     move: MoveLine | None
     move_by: str
     deal_over: bool
+    deal_starts: tuple[tuple[int, int], ...] = ()
 
     @property
     def previous(self) -> int | None:
@@ -175,8 +177,12 @@ def replay_frame(game: Game, seats: list[Seat], viewer: Seat | None, moves: list
         if face_up and move.action.get("type") == "draw_stock":
             drawn = {move.step: replay(game, moves, step - 1)[0].deal.stock[-1].key}
         (line,) = move_lines([move], drawn)
+    starts: dict[int, int] = {}
+    for logged in moves:
+        starts.setdefault(logged.deal, logged.step)
     return ReplayFrame(step=step, last_step=len(moves), face_up=face_up, move=line,
-                       move_by=names[move.seat] if move else "", deal_over=face_up and ended is not None, **shown)
+                       move_by=names[move.seat] if move else "", deal_over=face_up and ended is not None,
+                       deal_starts=tuple(starts.items()), **shown)
 
 
 
