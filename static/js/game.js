@@ -85,8 +85,7 @@
 })();
 
 /* The table's feel: a turn clock that counts down from the server's deadline, cards that move
-   between places on every board swap (View Transitions, not when the player prefers reduced
-   motion), a short chime when the turn becomes the player's (switchable, remembered in
+   between places on every board swap (not when the player prefers reduced motion), a short chime when the turn becomes the player's (switchable, remembered in
    localStorage), and the end-of-deal summary, shown until the player dismisses it. */
 (function () {
   "use strict";
@@ -131,20 +130,43 @@
     });
   }
 
-  // ----- motion: each face-up card is named for the View Transition, so a card that stays in the
-  // page slides from its old place to its new one (hand to meld, hand to discard pile); a card new
-  // to the page arrives (game.css). Names must be unique: a card shown twice is named once.
+  // ----- motion: before a board swap each face-up card's place is noted by its key; after it a
+  // card still on the page slides from its old place to its new one (hand to meld, hand to
+  // discard pile, a new order) and a card new to the page drops in (a draw, another player's
+  // discard or meld). Web Animations on the swapped fragment; none when the player prefers
+  // reduced motion.
   var reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
-  function setMotion() { htmx.config.globalViewTransitions = !reducedMotion.matches; }
-  function nameCards() {
-    var el = board();
-    if (!el) { return; }
-    var seen = {};
+  var places = null;
+  function cardsOf(el) {
+    var found = {};
     Array.prototype.forEach.call(el.querySelectorAll("[data-card]"), function (card) {
-      var name = "card-" + card.dataset.card.replace(/[^A-Za-z0-9]/g, "_");
-      card.style.viewTransitionName = seen[name] ? "none" : name;
-      seen[name] = true;
+      if (!found[card.dataset.card]) { found[card.dataset.card] = card; }
     });
+    return found;
+  }
+  function notePlaces(event) {
+    places = null;
+    var el = board();
+    if (reducedMotion.matches || !el || event.detail.target !== el) { return; }
+    places = {};
+    var cards = cardsOf(el);
+    Object.keys(cards).forEach(function (key) { places[key] = cards[key].getBoundingClientRect(); });
+  }
+  function moveCards() {
+    var el = board();
+    if (!places || !el || !el.animate) { return; }
+    var cards = cardsOf(el);
+    Object.keys(cards).forEach(function (key) {
+      var card = cards[key], was = places[key], now = card.getBoundingClientRect();
+      if (!was) {
+        card.animate([{ opacity: 0, transform: "translateY(-0.8rem) scale(0.9)" }, { opacity: 1, transform: "none" }],
+                     { duration: 300, easing: "ease-out" });
+      } else if (Math.abs(was.left - now.left) + Math.abs(was.top - now.top) > 1) {
+        card.animate([{ transform: "translate(" + (was.left - now.left) + "px, " + (was.top - now.top) + "px)" },
+                      { transform: "none" }], { duration: 260, easing: "ease-out" });
+      }
+    });
+    places = null;
   }
 
   // ----- the "your turn" chime, made with the Web Audio API (no sound file); the toggle button
@@ -202,7 +224,7 @@
       slot.hidden = true;
       return;
     }
-    htmx.ajax("GET", slot.dataset.summaryUrl, { target: slot, swap: "innerHTML transition:false" });
+    htmx.ajax("GET", slot.dataset.summaryUrl, { target: slot, swap: "innerHTML" });
   }
   function dismissSummary(button) {
     var slot = button.closest(".deal-summary-slot");
@@ -215,12 +237,9 @@
     }
   }
 
-  document.body.addEventListener("htmx:beforeTransition", nameCards);
+  document.body.addEventListener("htmx:beforeSwap", notePlaces);
   document.body.addEventListener("htmx:afterRequest", readSkew);
-  document.body.addEventListener("htmx:afterSwap", function () {
-    if (htmx.config.globalViewTransitions) { nameCards(); }
-    tick();
-  });
+  document.body.addEventListener("htmx:afterSwap", function () { moveCards(); tick(); });
   document.body.addEventListener("htmx:afterSettle", function () { announceTurn(); showSummary(); });
   document.body.addEventListener("click", function (event) {
     wakeAudio();
@@ -233,8 +252,6 @@
     }
   });
   document.body.addEventListener("keydown", wakeAudio);
-  if (reducedMotion.addEventListener) { reducedMotion.addEventListener("change", setMotion); }
-  setMotion();
   showToggle();
   tick();
   showSummary();

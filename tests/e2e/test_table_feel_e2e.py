@@ -117,3 +117,22 @@ def test_the_clock_counts_down_warns_and_hands_over_to_the_computer(ana):
     toggle.click()
     ana.reload()
     expect(ana.get_by_role("button", name="Turn sound: off")).to_have_attribute("aria-pressed", "false")
+
+
+COUNT_ANIMATIONS = """() => { window.animationsAfterSwap = -1;
+  document.body.addEventListener("htmx:afterSwap", () => setTimeout(() => {
+    window.animationsAfterSwap = document.getAnimations().length;
+  }, 0)); }"""
+RESORT_HAND = """(url) => htmx.ajax("GET", url + "?sort=rank", {target: "#board", swap: "outerHTML"})"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_cards_move_on_a_swap_unless_the_player_prefers_reduced_motion(ana, motion):
+    game = make_table_scene("standard-play")
+    ana.emulate_media(reduced_motion=motion)
+    ana.goto(game.get_absolute_url())
+    ana.evaluate(COUNT_ANIMATIONS)
+    ana.evaluate(RESORT_HAND, ana.locator("#game-root").get_attribute("data-board-url"))
+    ana.wait_for_function("() => window.animationsAfterSwap >= 0")
+    moving = ana.evaluate("() => window.animationsAfterSwap")
+    assert (moving > 0) == (motion == "no-preference"), moving
