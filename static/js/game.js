@@ -19,6 +19,9 @@
   var retryDelay = 1000;
   var MAX_RETRY_DELAY = 30000;
   var FORBIDDEN = 4403;
+  var SOCKETLESS_POLL_MS = 5000;
+  var socketOpen = false;
+  var refused = false;  // the server refused the socket (no longer allowed to watch): stop asking
 
   function board() { return document.getElementById("board"); }
   function shownVersion() {
@@ -54,7 +57,7 @@
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + window.location.host + root.dataset.socketPath);
     // On (re)connect the server sends the game's version first: catchUp() re-fetches if behind.
-    socket.addEventListener("open", function () { retryDelay = 1000; });
+    socket.addEventListener("open", function () { retryDelay = 1000; socketOpen = true; });
     socket.addEventListener("message", function (event) {
       var message = JSON.parse(event.data);
       if (message.type === "game.changed") {
@@ -63,7 +66,8 @@
       }
     });
     socket.addEventListener("close", function (event) {
-      if (event.code === FORBIDDEN) { return; }
+      socketOpen = false;
+      if (event.code === FORBIDDEN) { refused = true; return; }
       window.setTimeout(connect, retryDelay + Math.random() * 500);
       retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY);
     });
@@ -80,13 +84,16 @@
   if (pollMs > 0) {
     window.setInterval(function () { if (!document.hidden) { checkVersion(); } }, pollMs);
   }
+  // While the websocket is down (reconnecting, or blocked on the way), compare versions now and then.
+  window.setInterval(function () { if (!socketOpen && !refused && !document.hidden) { checkVersion(); } }, SOCKETLESS_POLL_MS);
   showTitle();
   connect();
 })();
 
 /* The table's feel: a turn clock that counts down from the server's deadline, cards that move
-   between places on every board swap (not when the player prefers reduced motion), a short chime when the turn becomes the player's (switchable, remembered in
-   localStorage), and the end-of-deal summary, shown until the player dismisses it. */
+   between places on every board swap (not when the player prefers reduced motion), a short chime
+   when the turn becomes the player's (switchable, remembered in localStorage), and the
+   end-of-deal summary, shown until the player dismisses it. */
 (function () {
   "use strict";
   var root = document.getElementById("game-root");
@@ -243,7 +250,7 @@
   document.body.addEventListener("htmx:afterSettle", function () { announceTurn(); showSummary(); });
   document.body.addEventListener("click", function (event) {
     wakeAudio();
-    var dismiss = event.target.closest("[data-testid='dismiss-summary']");
+    var dismiss = event.target.closest(".deal-summary-close");
     if (dismiss) { dismissSummary(dismiss); }
     if (toggle && event.target === toggle) {
       store(SOUND_KEY, soundOn() ? "off" : "on");

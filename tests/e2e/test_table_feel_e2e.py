@@ -12,7 +12,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games import services
 from games.models import Seat
+from tests.engine.builders import build
+from tests.factories import put_position
 from tests.e2e.pages import DESKTOP, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene
 
@@ -136,3 +139,41 @@ def test_cards_move_on_a_swap_unless_the_player_prefers_reduced_motion(ana, moti
     ana.wait_for_function("() => window.animationsAfterSwap >= 0")
     moving = ana.evaluate("() => window.animationsAfterSwap")
     assert (moving > 0) == (motion == "no-preference"), moving
+
+
+def test_the_end_of_a_deal_shows_its_summary_until_dismissed(ana):
+    """ana goes out (5♠ 5♥ 5♣, discarding 9♦): the next deal's table shows how the hand ended over
+    the board; once dismissed it stays away, also after a reload."""
+    game = make_table_scene("standard-play")
+    put_position(game, build(["5S 5H 5C 9D", "KH QS 2C"], phase="play").deal)
+    for action in ({"type": "lay_meld", "cards": ["5S", "5H", "5C"]}, {"type": "discard", "card": "9D"}):
+        game.refresh_from_db()
+        services.submit_move(game.seats.get(position=0).user, game.pk, game.version, action)
+    ana.goto(game.get_absolute_url())
+    summary = ana.get_by_test_id("deal-summary")
+    expect(summary).to_contain_text("Hand 1 is over")
+    expect(summary).to_contain_text("ana went out.")
+    expect(summary.get_by_test_id("summary-line").nth(1)).to_contain_text("22")
+    for size in (PHONE, DESKTOP):
+        ana.set_viewport_size(size)
+        screenshot(ana, "deal-summary-over-the-table", size)
+        box = summary.bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= size["height"], box
+    ana.get_by_test_id("dismiss-summary").click()
+    expect(summary).to_be_hidden()
+    ana.reload()
+    expect(ana.locator("#board .seats")).to_be_visible()
+    expect(ana.get_by_test_id("deal-summary-slot")).to_be_hidden()
+
+
+def test_a_page_whose_websocket_is_down_still_catches_up(ana):
+    """With the game's websocket refused on the way (here: closed by a route), the page compares
+    versions every few seconds and shows the move it was not told about (this process sends no
+    events, see silence_events)."""
+    game = make_table_scene("standard-draw")
+    ana.route_web_socket(re.compile(r"/ws/games/"), lambda socket: socket.close(code=1011))
+    ana.goto(game.get_absolute_url())
+    version = int(ana.locator("#board").get_attribute("data-version"))
+    services.submit_move(game.seats.get(position=0).user, game.pk, version, {"type": "draw_stock"})
+    ana.wait_for_function("v => Number(document.querySelector('#board').dataset.version) > v", arg=version,
+                          timeout=10_000)
