@@ -16,7 +16,7 @@ HELP_PAGES = ("help_standard", "help_wild", "help_frustration", "help_frayzy")
 def test_every_phase_of_play_has_no_serious_violation(ana):
     """Draw phase, play phase, Wild Rummy's pending card, Frustration's contract, Frayzy's action
     cards and its pending Draw 5 start card, the waiting room and a game over; each table at 1280
-    and 390 px."""
+    and 390 px. The waiting room and the game over also must not scroll sideways."""
     found = {}
     for name in TABLE_SCENES:
         ana.goto(make_table_scene(name).get_absolute_url())
@@ -30,6 +30,8 @@ def test_every_phase_of_play_has_no_serious_violation(ana):
         expect(ana.locator("#board")).to_be_visible()
         if violations := serious_violations(ana):
             found[name] = violations
+        if overflow := overflow_at_each_width(ana, name):
+            found[f"{name} sideways"] = overflow
     assert found == {}, "\n".join(f"{page}: {violations}" for page, violations in found.items())
 
 
