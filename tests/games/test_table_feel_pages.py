@@ -168,3 +168,16 @@ def test_frayzy_sorts_by_colour_and_its_empty_score_sheet_says_round():
     body = board(game)
     assert ">colour</a>" in body and ">suit</a>" not in body
     assert "No round finished yet." in body and "No hand finished" not in body
+
+
+SUMMARY_QUERIES = 10
+"""GET a deal's summary: session, user, the board's reads (game, seats, the latest deals, their
+cards and melds, the results; no recent moves), the deal, and its leftover hands."""
+
+
+def test_a_deal_summary_takes_a_fixed_number_of_queries(django_assert_num_queries):
+    game = going_out_game()
+    client = login(seats_of(game)[0].user)
+    with django_assert_num_queries(SUMMARY_QUERIES):
+        response = client.get(reverse("game_deal_summary", args=[game.pk, 1]), headers={"HX-Request": "true"})
+    assert response.status_code == 200
