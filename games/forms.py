@@ -48,6 +48,13 @@ class NewTableForm(forms.Form):
     absence_stops_clock = forms.BooleanField(required=False, initial=True,
                                              label="A player's clock stops while they are away (declared absence)")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The lobby page shows a variant's options only while that variant is chosen (static/js/lobby.js).
+        for variant, fields in VARIANT_OPTIONS.items():
+            for field in fields.values():
+                self.fields[field].widget.attrs["data-variant-option"] = variant
+
     def clean_target(self):
         """A missing target means the default (S15)."""
         target = self.cleaned_data.get("target")

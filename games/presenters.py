@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 from .direct_play import arranged, legal_readings, play_targets
 from .engine.actions import ChooseTarget, Discard, LayContract, LayMeld, LayOff, PlayAction, SwapWild
-from .engine.cards import DISCARD1, DRAW5, RANKS, SKIP, Card, parse_card, sort_by_rank, sort_by_suit
+from .engine.cards import (ACTION_NAMES, COLOUR_NAMES, COLOURS, DISCARD1, DRAW5, FRAYZY_WILD, NUMBERS, RANKS, SKIP,
+                          SUIT_NAMES, SUITS, Card, parse_card, sort_by_rank, sort_by_suit)
 from .engine.contracts import CONTRACTS, contract_text, group_label
 from .engine.melds import declaration, meld_readings, show, show_code, show_wild
 from .engine.state import Phase, PlayerView, TableMeld
@@ -19,6 +20,35 @@ from .forms import ComputerPlayerForm
 from .models import Game, Move
 from .services import Board
 from .templatetags.clock import time_left
+from .turn_clock import WARNING_SHARE
+
+
+RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+"""Court cards and the ace in words; number ranks are read as written ("7 of clubs")."""
+
+
+def code_name(code: str) -> str:
+    """A card code in words for assistive technology: ``"QH"`` -> ``"queen of hearts"``, ``"R7"`` ->
+    ``"red 7"``, ``"W"`` -> ``"Wild"``, ``"SKIP"`` -> ``"Skip"``, ``"JK"`` -> ``"joker"``; a rank
+    alone (what a wild stands for in a set, 0.3) -> ``"any 9"``."""
+    if code[:1] in COLOURS and code[1:] in NUMBERS:
+        return f"{COLOUR_NAMES[code[0]]} {code[1:]}"
+    if code[-1:] in SUITS and code[:-1] in RANKS:
+        return f"{RANK_WORDS.get(code[:-1], code[:-1])} of {SUIT_NAMES[code[-1]]}"
+    if code in RANKS:
+        return f"any {RANK_WORDS.get(code, code)}"
+    if code in ACTION_NAMES:
+        return ACTION_NAMES[code]
+    return {FRAYZY_WILD: "Wild", "JK": "joker"}.get(code, code)
+
+
+def card_name(card: Card, wild: bool = False, stands_for: str = "") -> str:
+    """``card`` in words (``code_name``); a wild says so and, on the table, what it stands for:
+    ``"7 of diamonds, wild, standing for 9 of clubs"`` (W3, R5, 0.3)."""
+    name = code_name(card.code)
+    if (wild or stands_for or card.is_joker) and card.code != FRAYZY_WILD:
+        name += ", wild"
+    return f"{name}, standing for {code_name(stands_for)}" if stands_for else name
 
 
 @dataclass(frozen=True)
@@ -198,8 +228,10 @@ def _swap_choices(view: PlayerView, meld: TableMeld) -> tuple[Choice, ...]:
         for a in view.legal_actions if isinstance(a, SwapWild) and a.meld == meld.id)
 
 
-def _show_keys(keys: list[str]) -> str:
-    return " ".join(show(parse_card(key)) for key in keys)
+def _show_keys(keys: list[str], wilds: dict[str, str] | None = None) -> str:
+    """Cards as players read them; a wild in ``wilds`` (key -> what it stands for, 0.3) as ``7♦=9♣``."""
+    wilds = wilds or {}
+    return " ".join(show_wild(parse_card(key), wilds[key]) if key in wilds else show(parse_card(key)) for key in keys)
 
 
 DEAL_WORDS = {"standard": "Hand", "wild": "Deal", "frustration": "Round", "frayzy": "Round"}
@@ -250,11 +282,11 @@ def describe_event(event: dict, names: list[str], deal_word: str = "Deal") -> st
     if kind == "take_discard":
         return f"{who} took {_show_keys([event['card']])} from the discard pile."
     if kind == "lay_meld":
-        return f"{who} laid down {_show_keys(event['cards'])}."
+        return f"{who} laid down {_show_keys(event['cards'], event.get('wilds'))}."
     if kind == "lay_off":
-        return f"{who} laid off {_show_keys(event['cards'])}."
+        return f"{who} laid off {_show_keys(event['cards'], event.get('wilds'))}."
     if kind == "lay_contract":
-        melds = " \u00b7 ".join(_show_keys(meld["cards"]) for meld in event["melds"])
+        melds = " \u00b7 ".join(_show_keys(meld["cards"], meld.get("wilds")) for meld in event["melds"])
         return f"{who} laid down contract {event['contract']}: {melds}."
     if kind == "discard":
         return f"{who} discarded {_show_keys([event['card']])}."
@@ -442,8 +474,6 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
         "melds": [MeldPanel(m, names[m.owner], m.id in lay_off_melds,
                             tuple(TableCard(c, m.shape.stands_for(c)) for c in m.shape.cards), _swap_choices(view, m))
                   for m in view.melds],
-        "moves": [(move.ply, line) for move in board.last_moves
-                  for line in reversed(describe_move(move, names, DEAL_WORDS[game.variant]))],
         "score_sheet": [ScoreRow(r["deal"], r["penalties"],
                                  _outcome(r, names, "stock ran out" if is_frayzy else "stalemate"),
                                  r["winner"] is None, bool(r.get("streak_bonus"))) for r in board.results],
@@ -455,4 +485,46 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
         "turn_name": names[view.turn],
         "title": f"Your turn \u2014 {game}" if your_turn else str(game),
     })
+    context.update(table_feel_context(board, names))
     return context
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One move of the move log: the game's ply number (the record's move number) and its events in words."""
+
+    ply: int
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TurnClock:
+    """The running turn clock the page counts down: the seat to move, its deadline as an ISO 8601
+    timestamp, and how many seconds before it the clock shows its warning (the last 20% of the
+    time per move, as the warning e-mail, turn_clock.WARNING_SHARE)."""
+
+    position: int
+    deadline: str
+    warn_seconds: int
+
+
+def turn_clock_of(board: Board) -> TurnClock | None:
+    """The clock of the seat whose deadline runs, or None (no person's turn, game not active)."""
+    if board.game.status != Game.Status.ACTIVE:
+        return None
+    seat = next((seat for seat in board.seats if seat.deadline is not None), None)
+    if seat is None:
+        return None
+    return TurnClock(seat.position, seat.deadline.isoformat(), round(board.game.time_per_move * (1 - WARNING_SHARE)))
+
+
+def table_feel_context(board: Board, names: list[str]) -> dict:
+    """The live parts of the board around the play: the move log by ply (newest first) and the
+    latest move in words (the page's one live region for moves), the running turn clock, and the
+    deal whose end-of-deal summary the page offers (the latest finished deal, during the next deal
+    and at game over)."""
+    deal_word = DEAL_WORDS[board.game.variant]
+    log = [LogEntry(move.ply, tuple(describe_move(move, names, deal_word))) for move in board.last_moves]
+    summary_deal = board.results[-1]["deal"] if board.results else None
+    return {"log": log, "latest_move": " ".join(log[0].lines) if log else "", "clock": turn_clock_of(board),
+            "summary_deal": summary_deal}

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from games.engine.cards import Card, sort_by_suit
+from games.engine.cards import Card, parse_card, sort_by_suit
 from games.engine.commitment import commitment_text, deck_order, sha256_hex
 from games.engine.state import DealState, GameState
+from games.models import Card as CardRow
 from games.models import Deal, Game, Seat
+from games.presenters import DEAL_WORDS
 
 from .notation import MoveLine, move_lines
 from .replay import LoggedMove, replay, replay_log
@@ -105,6 +107,7 @@ class ReplayFrame:
         notation (None at step 0). deal_over: this step's move ended the deal shown.
         discard: the discard pile bottom to top when face up, else only its top card.
         stock: the stock top first when face up, else empty (only ``stock_size`` is shown).
+        deal_starts: ``(deal number, step)`` of each deal's first move this viewer may reach.
     """
 
     step: int
@@ -120,6 +123,7 @@ class ReplayFrame:
     move: MoveLine | None
     move_by: str
     deal_over: bool
+    deal_starts: tuple[tuple[int, int], ...] = ()
 
     @property
     def previous(self) -> int | None:
@@ -173,6 +177,82 @@ def replay_frame(game: Game, seats: list[Seat], viewer: Seat | None, moves: list
         if face_up and move.action.get("type") == "draw_stock":
             drawn = {move.step: replay(game, moves, step - 1)[0].deal.stock[-1].key}
         (line,) = move_lines([move], drawn)
+    starts: dict[int, int] = {}
+    for logged in moves:
+        starts.setdefault(logged.deal, logged.step)
     return ReplayFrame(step=step, last_step=len(moves), face_up=face_up, move=line,
-                       move_by=names[move.seat] if move else "", deal_over=face_up and ended is not None, **shown)
+                       move_by=names[move.seat] if move else "", deal_over=face_up and ended is not None,
+                       deal_starts=tuple(starts.items()), **shown)
 
+
+
+@dataclass(frozen=True)
+class SummaryLine:
+    """One seat in an end-of-deal summary: the cards it was left holding (sorted by suit), the
+    points the deal gave it, its running total after the deal; in Frustration Rummy the contract it
+    played, whether it laid it down and whether it advanced (R15)."""
+
+    name: str
+    went_out: bool
+    left: tuple[Card, ...]
+    points: int
+    total: int
+    contract: int = 0
+    laid_down: bool = False
+    advanced: bool = False
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    """How one finished deal ended (S11-S16, W12-W14, R15, F16-F17): what the game calls a deal and
+    its number, the ending in words, what the points column counts, and a line per seat."""
+
+    word: str
+    number: int
+    ending: str
+    points_word: str
+    is_frustration: bool
+    lines: list[SummaryLine]
+
+
+POINTS_WORDS = {"standard": "Penalty points", "wild": "Points", "frayzy": "Points", "frustration": "Contract"}
+
+
+def _ending(variant: str, result: dict, names: list[str]) -> str:
+    winner = result["winner"]
+    if winner is None:
+        return "The stock ran out: nobody went out." if variant == "frayzy" else "A stalemate: nobody went out."
+    notes = [note for flag, note in (("rummy", "went rummy, penalties doubled"), ("streak_bonus", "streak bonus"))
+             if result.get(flag)]
+    return f"{names[winner]} went out" + (f" ({', '.join(notes)})." if notes else ".")
+
+
+def deal_summary(game: Game, seats: list[Seat], deal: Deal, results: list[dict]) -> DealSummary:
+    """The summary of ``deal`` (ended: ``deal.result`` set) from its result, the results of the deals
+    up to it (for the running totals) and the cards left in each hand (one query). Once a deal has
+    ended its seed is published and every hand is shown and scored, so its leftover hands are public.
+
+    Raises ValueError for a deal that has not ended."""
+    result = deal.result
+    if result is None:
+        raise ValueError(f"deal {deal.number} of game {game.pk} has not ended")
+    left: dict[int, list[Card]] = {seat.position: [] for seat in seats}
+    rows = CardRow.objects.filter(deal=deal, location=CardRow.Location.HAND).values_list("seat__position", "code", "copy")
+    for position, code, copy in rows:
+        left[position].append(Card(parse_card(code).code, copy))
+    is_frustration = "laid_down" in result
+    lines = []
+    for seat in seats:
+        position = seat.position
+        points = result["penalties"][position]
+        hand = tuple(sort_by_suit(left[position]))
+        if is_frustration:
+            # The contract the seat played: its contract now less every advance from this round on (R15).
+            contract = seat.total - sum(r["penalties"][position] for r in results if r["deal"] >= deal.number)
+            lines.append(SummaryLine(seat.name, result["winner"] == position, hand, points, contract + points,
+                                     contract, bool(result["laid_down"][position]), points > 0))
+        else:
+            total = sum(r["penalties"][position] for r in results if r["deal"] <= deal.number)
+            lines.append(SummaryLine(seat.name, result["winner"] == position, hand, points, total))
+    return DealSummary(DEAL_WORDS[game.variant], deal.number, _ending(game.variant, result, [s.name for s in seats]),
+                       POINTS_WORDS[game.variant], is_frustration, lines)

@@ -19,7 +19,7 @@ from games.services import Refusal
 from .chart import score_chart
 from .export import ExportRefused, export_game
 from .notation import move_lines
-from .presenters import deal_records, replay_frame, replayed_facts
+from .presenters import deal_records, deal_summary, replay_frame, replayed_facts
 from .replay import logged_moves
 
 
@@ -96,3 +96,25 @@ def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
     response = HttpResponse(json.dumps(data, indent=1), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="rummy-table-game-{game_id}.json"'
     return response
+
+
+@login_required
+@require_safe
+@vary_on_headers("HX-Request")
+def game_deal_summary(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """How deal ``number`` ended: who went out, what each player was left holding and its points,
+    the running totals (Frustration: who advanced). The fragment for HTMX (the table shows it when
+    the next deal starts), else a page. 404 for no such deal, 409 while it is being played."""
+    try:
+        board = services.access_board(request.user, game_id, recent_moves=0)
+    except Refusal as refusal:
+        return _refused(request, refusal)
+    deal = board.game.deals.filter(number=number).first()
+    if deal is None:
+        return _refused(request, Refusal(404, "no_such_deal", "This game has no such deal."))
+    if deal.result is None:
+        return _refused(request, Refusal(409, "deal_in_play", "This deal is still being played."))
+    summary = deal_summary(board.game, board.seats, deal, board.results)
+    context = {"game": board.game, "summary": summary, "title": f"{board.game}: how {summary.word.lower()} {number} ended"}
+    template = "records/_deal_summary.html" if request.htmx else "records/deal_summary.html"
+    return render(request, template, context)

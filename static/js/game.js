@@ -91,3 +91,178 @@
   showTitle();
   connect();
 })();
+
+/* The table's feel: a turn clock that counts down from the server's deadline, cards that move
+   between places on every board swap (not when the player prefers reduced motion), a short chime
+   when the turn becomes the player's (switchable, remembered in localStorage), and the
+   end-of-deal summary, shown until the player dismisses it. */
+(function () {
+  "use strict";
+  var root = document.getElementById("game-root");
+  if (!root || !window.htmx) { return; }
+  function board() { return document.getElementById("board"); }
+  function stored(key) {
+    try { return window.localStorage.getItem(key); } catch (error) { return null; }
+  }
+  function store(key, value) {
+    try { window.localStorage.setItem(key, value); } catch (error) { /* private mode: not remembered */ }
+  }
+
+  // ----- the turn clock: data-deadline (ISO 8601) on the seat to move; the Date header of the
+  // page's requests corrects this device's clock (to the second).
+  var skew = 0;
+  function readSkew(event) {
+    var request = event.detail && event.detail.xhr;
+    var serverNow = request && Date.parse(request.getResponseHeader("Date") || "");
+    if (serverNow) { skew = serverNow - Date.now(); }
+  }
+  function words(n, unit) { return n + " " + unit + (n === 1 ? "" : "s"); }
+  function timeLeft(ms) {
+    var seconds = Math.ceil(ms / 1000);
+    if (seconds < 3600) {
+      var minutes = Math.floor(seconds / 60), rest = seconds % 60;
+      return minutes + ":" + (rest < 10 ? "0" : "") + rest;
+    }
+    var days = Math.floor(seconds / 86400), hours = Math.floor(seconds % 86400 / 3600);
+    var parts = days ? [[days, "day"], [hours, "hour"]] : [[hours, "hour"], [Math.floor(seconds % 3600 / 60), "minute"]];
+    return parts.filter(function (p) { return p[0] > 0; }).map(function (p) { return words(p[0], p[1]); }).join(" ");
+  }
+  function tick() {
+    var clocks = document.querySelectorAll("#board [data-deadline]");
+    Array.prototype.forEach.call(clocks, function (el) {
+      var left = Date.parse(el.dataset.deadline) - (Date.now() + skew);
+      var warnMs = parseInt(el.dataset.warnSeconds || "0", 10) * 1000;
+      var expired = left <= 0;
+      el.textContent = expired ? "time is up: the computer plays this turn" : timeLeft(left) + " left";
+      el.classList.toggle("time-left-expired", expired);
+      el.classList.toggle("time-left-warning", !expired && left <= warnMs);
+    });
+  }
+
+  // ----- motion: before a board swap each face-up card's place is noted by its key; after it a
+  // card still on the page slides from its old place to its new one (hand to meld, hand to
+  // discard pile, a new order) and a card new to the page drops in (a draw, another player's
+  // discard or meld). Web Animations on the swapped fragment; none when the player prefers
+  // reduced motion.
+  var reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+  var places = null;
+  function cardsOf(el) {
+    var found = {};
+    Array.prototype.forEach.call(el.querySelectorAll("[data-card]"), function (card) {
+      if (!found[card.dataset.card]) { found[card.dataset.card] = card; }
+    });
+    return found;
+  }
+  function notePlaces(event) {
+    places = null;
+    var el = board();
+    if (reducedMotion.matches || !el || event.detail.target !== el) { return; }
+    places = {};
+    var cards = cardsOf(el);
+    Object.keys(cards).forEach(function (key) { places[key] = cards[key].getBoundingClientRect(); });
+  }
+  function moveCards() {
+    var el = board();
+    if (!places || !el || !el.animate) { return; }
+    var cards = cardsOf(el);
+    Object.keys(cards).forEach(function (key) {
+      var card = cards[key], was = places[key], now = card.getBoundingClientRect();
+      if (!was) {
+        card.animate([{ opacity: 0, transform: "translateY(-0.8rem) scale(0.9)" }, { opacity: 1, transform: "none" }],
+                     { duration: 300, easing: "ease-out" });
+      } else if (Math.abs(was.left - now.left) + Math.abs(was.top - now.top) > 1) {
+        card.animate([{ transform: "translate(" + (was.left - now.left) + "px, " + (was.top - now.top) + "px)" },
+                      { transform: "none" }], { duration: 260, easing: "ease-out" });
+      }
+    });
+    places = null;
+  }
+
+  // ----- the "your turn" chime, made with the Web Audio API (no sound file); the toggle button
+  // outside the board says whether it is on.
+  var SOUND_KEY = "rummy-turn-sound";
+  var audio = null;
+  var toggle = document.getElementById("sound-toggle");
+  function soundOn() { return stored(SOUND_KEY) !== "off"; }
+  function showToggle() {
+    if (!toggle) { return; }
+    toggle.hidden = false;
+    toggle.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+    toggle.textContent = soundOn() ? "Turn sound: on" : "Turn sound: off";
+  }
+  function wakeAudio() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context || !soundOn()) { return; }
+    audio = audio || new Context();
+    if (audio.state === "suspended") { audio.resume(); }
+  }
+  function chime() {
+    if (!audio || !soundOn() || audio.state !== "running") { return; }
+    var start = audio.currentTime;
+    [660, 880].forEach(function (frequency, index) {
+      var at = start + index * 0.12;
+      var tone = audio.createOscillator();
+      var gain = audio.createGain();
+      tone.type = "sine";
+      tone.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(0.08, at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.25);
+      tone.connect(gain);
+      gain.connect(audio.destination);
+      tone.start(at);
+      tone.stop(at + 0.3);
+    });
+  }
+  var wasYourTurn = board() ? board().dataset.yourTurn === "1" : false;
+  function announceTurn() {
+    var el = board();
+    var yourTurn = el ? el.dataset.yourTurn === "1" : false;
+    if (yourTurn && !wasYourTurn) { chime(); }
+    wasYourTurn = yourTurn;
+  }
+
+  // ----- the end-of-deal summary: loaded into its slot once, kept across swaps (hx-preserve),
+  // hidden for good once dismissed.
+  var DISMISSED = "rummy-summary-dismissed:";
+  function showSummary() {
+    var slot = document.querySelector("#board .deal-summary-slot");
+    if (!slot || slot.dataset.loaded) { return; }
+    slot.dataset.loaded = "1";
+    if (stored(DISMISSED + slot.id)) {
+      slot.hidden = true;
+      return;
+    }
+    htmx.ajax("GET", slot.dataset.summaryUrl, { target: slot, swap: "innerHTML" });
+  }
+  function dismissSummary(button) {
+    var slot = button.closest(".deal-summary-slot");
+    store(DISMISSED + slot.id, "1");
+    slot.hidden = true;
+    var banner = document.querySelector("#board .turn-banner, #board h1");
+    if (banner) {
+      banner.setAttribute("tabindex", "-1");
+      banner.focus();
+    }
+  }
+
+  document.body.addEventListener("htmx:beforeSwap", notePlaces);
+  document.body.addEventListener("htmx:afterRequest", readSkew);
+  document.body.addEventListener("htmx:afterSwap", function () { moveCards(); tick(); });
+  document.body.addEventListener("htmx:afterSettle", function () { announceTurn(); showSummary(); });
+  document.body.addEventListener("click", function (event) {
+    wakeAudio();
+    var dismiss = event.target.closest(".deal-summary-close");
+    if (dismiss) { dismissSummary(dismiss); }
+    if (toggle && event.target === toggle) {
+      store(SOUND_KEY, soundOn() ? "off" : "on");
+      showToggle();
+      wakeAudio();
+    }
+  });
+  document.body.addEventListener("keydown", wakeAudio);
+  showToggle();
+  tick();
+  showSummary();
+  window.setInterval(tick, 1000);
+})();

@@ -45,7 +45,7 @@ def test_the_board_shows_the_contract_board_the_form_and_wild_markers():
     assert "Contract board" in body and "2 sets of 3 + 1 run of 4" in body and "3 sets of 3" in body
     assert 'data-testid="contract-form"' in body and 'name="group:7H~1"' in body and "Set 3 (3+ cards)" in body
     assert "Your hand can make this contract now." in body
-    assert 'data-card="JK" title="Joker, wild"' in body and 'name="stands:2C"' in body
+    assert 'data-card="JK" role="img" aria-label="joker, wild"' in body and 'name="stands:2C"' in body
     assert "Round 1" in body and "Jokers and 2s are wild" in body and reverse("help_frustration") in body
 
 

@@ -51,7 +51,9 @@ RANK = r"(10|[2-9AJQK])"
 FRAYZY_SCAN_SEED = "hidden-frayzy-2-1"
 KEY_FORM = re.compile(rf"(?<![\w%~-]){RANK}([CDHS])(?:~(\d+))?(?![\w~-])")
 """A card key as a whole word (``%3C`` in a data: URL or a card inside a token does not count)."""
-TITLE_FORM = re.compile(rf"(?<!\w){RANK} of ({'|'.join(SUIT_NAMES.values())})")
+RANK_OF_WORD = {"ace": "A", "jack": "J", "queen": "Q", "king": "K"}
+TITLE_FORM = re.compile(rf"(?<!\w)({'|'.join(RANK_OF_WORD)}|{RANK[1:-1]}) of ({'|'.join(SUIT_NAMES.values())})")
+"""A card in words, as its title and its name for assistive technology write it: ``queen of hearts``, ``10 of clubs``."""
 SYMBOL_FORM = re.compile(rf"(?<!\w){RANK}([{''.join(SUIT_SYMBOLS.values())}])")
 DATA_CARD = re.compile(r'data-card="([^"]*)"')
 CSRF_TOKEN = re.compile(r"[A-Za-z0-9]{64}")
@@ -64,12 +66,12 @@ DECLARED_ATTRIBUTE = re.compile(r' data-stands-for="([^"]*)"')
 DECLARED_TITLE = re.compile(r'(?:, wild|Wild), standing for ([^"]*)"')
 """The same declaration in the wild's title: ``title="7 of diamonds, wild, standing for 9♣"``."""
 NUMBER = r"(1[0-2]|[1-9])"
-COLOUR_WORDS = "|".join(name.capitalize() for name in COLOUR_NAMES.values())
-COLOUR_OF_WORD = {name.capitalize(): letter for letter, name in COLOUR_NAMES.items()}
+COLOUR_OF_WORD = {word: letter for letter, name in COLOUR_NAMES.items() for word in (name, name.capitalize())}
+COLOUR_WORDS = "|".join(COLOUR_OF_WORD)
 FRAYZY_KEY_FORM = re.compile(rf"(?<![\w%~-])([RBGY]{NUMBER}|SKIP|DRAW5|DISCARD1|W(?=~))(?:~(\d+))?(?![\w~-])")
 """A Frayzy card key as a whole word; a bare ``W`` is the Wild's face, so only its later copies (``W~3``) count."""
 FRAYZY_SHOWN_FORM = re.compile(rf"(?<!\w)({COLOUR_WORDS}) {NUMBER}(?!\d)")
-"""A Frayzy number card as titles and the move log write it: ``Red 7``."""
+"""A Frayzy number card as titles and the move log write it (``Red 7``), and its name in words (``red 7``)."""
 FRAYZY_WILD_NOTATION = re.compile(rf"Wild=(?P<code>(?:{COLOUR_WORDS}) {NUMBER}|{NUMBER})(?!\d)")
 """A table Wild with what it stands for: ``Wild=Red 10``, ``Wild=7`` (meld labels, the move log, swap buttons)."""
 WILD_NOTATION = re.compile(rf"(?<!\w)(?P<wild>{RANK}[{SYMBOLS}])=(?P<code>{RANK}[{SYMBOLS}]?)(?![\w{SYMBOLS}])")
@@ -83,7 +85,7 @@ def mentioned_cards(text):
         "key": {f"{rank}{suit}" + (f"~{copy}" if copy and copy != "0" else "")
                 for rank, suit, copy in KEY_FORM.findall(text)}
         | {code + (f"~{copy}" if copy and copy != "0" else "") for code, _, copy in FRAYZY_KEY_FORM.findall(text)},
-        "title": {f"{rank}{SUIT_OF_NAME[suit]}" for rank, suit in TITLE_FORM.findall(text)},
+        "title": {f"{RANK_OF_WORD.get(rank, rank)}{SUIT_OF_NAME[suit]}" for rank, suit in TITLE_FORM.findall(text)},
         "symbol": {f"{rank}{SUIT_OF_SYMBOL[suit]}" for rank, suit in SYMBOL_FORM.findall(text)}
         | {f"{COLOUR_OF_WORD[colour]}{number}" for colour, number in FRAYZY_SHOWN_FORM.findall(text)},
     }
@@ -102,11 +104,16 @@ def leaks(text, secret, announced, visible=frozenset()):
 
 
 def code_of(shown):
-    """The notation of what a wild stands for from its shown form: ``"9♣"`` -> ``"9C"``, ``"Red 10"`` ->
-    ``"R10"``, ``"9"`` -> ``"9"``."""
+    """The notation of what a wild stands for from its shown form: ``"9♣"`` -> ``"9C"``, ``"Red 10"``
+    or ``"red 10"`` -> ``"R10"``, ``"9"`` -> ``"9"``; in words ``"queen of hearts"`` -> ``"QH"``,
+    ``"any 9"`` -> ``"9"``."""
     colour, _, number = shown.partition(" ")
     if colour in COLOUR_OF_WORD:
         return COLOUR_OF_WORD[colour] + number
+    if colour == "any":
+        return RANK_OF_WORD.get(number, number)
+    if (words := TITLE_FORM.fullmatch(shown)) is not None:
+        return RANK_OF_WORD.get(words.group(1), words.group(1)) + SUIT_OF_NAME[words.group(2)]
     return shown[:-1] + SUIT_OF_SYMBOL[shown[-1]] if shown[-1:] in SUIT_OF_SYMBOL else shown
 
 
@@ -186,6 +193,10 @@ def test_the_scanner_finds_every_form():
     assert found == {"data-card": {"QS"}, "key": {"QS", "7D", "3C"}, "title": {"10H"}, "symbol": {"AC", "10H"}}
     assert leaks("took A♣", {"AC"}, {"AC"}) == []
     assert leaks('took A♣ title="A of clubs"', {"AC"}, {"AC"}) == [("title", "AC")]
+    assert mentioned_cards('aria-label="queen of hearts" aria-label="ace of clubs" red 7')["title"] == {"QH", "AC"}
+    assert mentioned_cards("red 7")["symbol"] == {"R7"}
+    text, removed = without_declarations('aria-label="7 of diamonds, wild, standing for 9 of clubs"', {("7D", "9C")})
+    assert removed == ["9C"] and mentioned_cards(text)["title"] == {"7D"}
 
 
 class Scan:

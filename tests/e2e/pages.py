@@ -1,0 +1,80 @@
+"""Shared checks of the look-and-feel and accessibility browser tests: sideways overflow at each
+width, axe-core's serious and critical violations, screenshots (``TABLE_SHOTS=/some/folder``
+saves every page at every width there), and ``ana``'s logged-in page."""
+import os
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import E2E_PASSWORD
+from tests.e2e.scenes import people
+from tests.e2e.tables import silence_events
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+NARROWEST = {"width": 320, "height": 640}
+SHOTS = os.environ.get("TABLE_SHOTS", "")
+AXE = Axe()
+SERIOUS = ("serious", "critical")
+
+SIDEWAYS_OVERFLOW = """() => {
+  // How far the page scrolls sideways, and the innermost elements that stick out on the right.
+  const width = document.documentElement.clientWidth;
+  const overflow = document.documentElement.scrollWidth - width;
+  if (overflow <= 0) return null;
+  const out = [...document.querySelectorAll("body *")].filter(el => el.getBoundingClientRect().right > width + 0.5
+    && ![...el.children].some(child => child.getBoundingClientRect().right > width + 0.5));
+  return {overflow, out: out.slice(0, 4).map(el => el.tagName.toLowerCase() + "." + [...el.classList].join("."))};
+}"""
+
+
+def screenshot(page, name: str, size: dict) -> None:
+    """With TABLE_SHOTS set: the whole page, and the first screen as the player sees it."""
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"{name}-{size['width']}.png"), full_page=True)
+        page.screenshot(path=os.path.join(SHOTS, f"{name}-{size['width']}-screen.png"))
+
+
+def overflow_at_each_width(page, name: str) -> dict:
+    """``{width: how far the page scrolls sideways and what sticks out}`` at 1280, 390 and 320 px,
+    for the widths where it does."""
+    found = {}
+    for size in (DESKTOP, PHONE, NARROWEST):
+        page.set_viewport_size(size)
+        screenshot(page, name, size)
+        overflow = page.evaluate(SIDEWAYS_OVERFLOW)
+        if overflow:
+            found[size["width"]] = overflow
+    page.set_viewport_size(DESKTOP)
+    return found
+
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on ``page``: ``["color-contrast: .seat-cards", ...]``."""
+    results = AXE.run(page)
+    return [f"{violation['id']}: {', '.join(str(node['target']) for node in violation['nodes'][:3])}"
+            for violation in results.response["violations"] if violation["impact"] in SERIOUS]
+
+
+def log_in_as(page, username: str) -> None:
+    """Log ``username`` in through the login form (password ``E2E_PASSWORD``)."""
+    page.goto("/accounts/login/")
+    form = page.locator("main form")
+    form.locator("input[name=login]").fill(username)
+    form.locator("input[name=password]").fill(E2E_PASSWORD)
+    form.locator("button[type=submit]").click()
+    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
+
+
+@pytest.fixture
+def ana(browser_context, live_server_url, monkeypatch):
+    """``ana``'s logged-in page; ``ana``, ``ben``, ``cat`` and ``dan`` exist. Events from this
+    process are silenced (tables are set up here, see ``silence_events``)."""
+    silence_events(monkeypatch)
+    people(4)
+    page = browser_context().new_page()
+    log_in_as(page, "ana")
+    return page

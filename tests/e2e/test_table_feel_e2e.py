@@ -1,0 +1,179 @@
+"""The table in a real browser at 1280×800, 390×844 and 320 px: no page scrolls sideways, the
+2-player Standard Rummy table fits the phone (piles, meld owners, the whole hand), no card's text is
+clipped or covered where cards overlap, score sheets of 4 players fit, the turn clock counts down
+and warns, and the turn sound's switch is remembered.
+
+``TABLE_SHOTS=/some/folder`` saves screenshots of every page at every width there (tests/e2e/pages.py).
+"""
+import datetime as dt
+import re
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games import services
+from games.models import Seat
+from tests.engine.builders import build
+from tests.factories import put_position
+from tests.e2e.pages import DESKTOP, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
+from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene
+
+pytestmark = [pytest.mark.e2e]
+
+HIDDEN_CARD_TEXT = """() => {
+  // A card's corner text (rank and suit; Frayzy: number, shape and colour word) that runs past its
+  // card, or that the next card covers where cards overlap: each text's own extent is tested.
+  const found = [];
+  const ownCard = (card, x, y) => {
+    const hit = document.elementFromPoint(x, y);
+    return hit !== null && hit.closest("[data-card]") === card;
+  };
+  for (const el of document.querySelectorAll("#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name")) {
+    const card = el.closest("[data-card]");
+    el.scrollIntoView({block: "center"});
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const text = range.getBoundingClientRect(), box = card.getBoundingClientRect();
+    if (text.width === 0) continue;
+    const middle = text.top + text.height / 2;
+    const clipped = text.right > box.right - 1 || text.left < box.left;
+    const covered = !ownCard(card, text.left + 1, middle) || !ownCard(card, text.right - 1, middle);
+    if (clipped || covered) found.push(`${card.dataset.card} ${el.className} ${clipped ? "clipped" : "covered"}`);
+  }
+  return found;
+}"""
+
+
+def test_no_table_in_play_scrolls_sideways_or_hides_card_text(ana):
+    overflows, hidden = {}, {}
+    for name in TABLE_SCENES:
+        game = make_table_scene(name)
+        ana.goto(game.get_absolute_url())
+        expect(ana.locator(".seats")).to_be_visible()
+        if found := overflow_at_each_width(ana, name):
+            overflows[name] = found
+        for size in (DESKTOP, PHONE):
+            ana.set_viewport_size(size)
+            if found := ana.evaluate(HIDDEN_CARD_TEXT):
+                hidden[f"{name}-{size['width']}"] = found
+    assert (overflows, hidden) == ({}, {}), "\n".join(f"{k}: {v}" for k, v in {**overflows, **hidden}.items())
+
+
+def test_the_two_player_standard_table_fits_the_phone(ana):
+    """Piles, every meld's owner and cards and the whole hand are on the first screen at 390×844,
+    unscrolled, none under another (the hand's bar)."""
+    game = make_table_scene("standard-play")
+    ana.set_viewport_size(PHONE)
+    ana.goto(game.get_absolute_url())
+    expect(ana.locator(".hand [data-card]")).to_have_count(11)
+    ana.evaluate("() => window.scrollTo(0, 0)")
+    outside = ana.evaluate("""() => {
+      const wanted = [".pile-stock .card", ".pile-discard .card", ".meld-owner", ".meld [data-card]", ".hand [data-card]"];
+      const found = [];
+      for (const selector of wanted) {
+        for (const el of document.querySelectorAll("#board " + selector)) {
+          const box = el.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.left + Math.min(box.width / 2, 8), box.top + Math.min(box.height / 2, 10));
+          const covered = hit === null || !(el.contains(hit) || hit.contains(el));
+          if (covered || box.top < 0 || box.bottom > window.innerHeight || box.left < 0 || box.right > window.innerWidth) {
+            found.push(`${selector} ${el.dataset.card || el.textContent.trim()} at ${Math.round(box.top)}..${Math.round(box.bottom)}`);
+          }
+        }
+      }
+      return found;
+    }""")
+    screenshot(ana, "standard-phone-fit", PHONE)
+    assert outside == []
+
+
+def test_score_sheets_of_four_players_fit(ana):
+    game = game_with_results("frayzy", 4)
+    ana.goto(game.get_absolute_url())
+    sheet = ana.locator(".score-sheet")
+    expect(sheet.locator("tbody tr")).not_to_have_count(0)
+    for size in (DESKTOP, PHONE):
+        ana.set_viewport_size(size)
+        screenshot(ana, "score-sheet-4", size)
+        cut = sheet.locator(".table-wrap").evaluate("wrap => wrap.scrollWidth - wrap.clientWidth")
+        assert cut <= 0, f"the score sheet is cut by {cut}px at {size['width']}px"
+    expect(sheet.locator("thead")).to_contain_text("Round")
+
+
+def test_the_clock_counts_down_warns_and_hands_over_to_the_computer(ana):
+    game = make_table_scene("standard-draw", time_per_move=120)
+    ana.goto(game.get_absolute_url())
+    clock = ana.locator(".seat[data-seat='0'] [data-testid='time-left']")
+    expect(clock).to_have_text(re.compile(r"^1:[0-5]\d left$"))
+    first = clock.inner_text()
+    expect(clock).not_to_have_text(first, timeout=3000)
+    assert clock.get_attribute("class") == "time-left"
+
+    Seat.objects.filter(game=game, position=0).update(deadline=timezone.now() + dt.timedelta(seconds=8))
+    ana.reload()
+    expect(clock).to_have_class("time-left time-left-warning")
+    expect(clock).to_have_text("time is up: the computer plays this turn", timeout=12_000)
+
+    # The turn sound's switch: on by default, off once pressed, remembered by the next page.
+    toggle = ana.get_by_role("button", name="Turn sound: on")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    toggle.click()
+    ana.reload()
+    expect(ana.get_by_role("button", name="Turn sound: off")).to_have_attribute("aria-pressed", "false")
+
+
+COUNT_ANIMATIONS = """() => { window.animationsAfterSwap = -1;
+  document.body.addEventListener("htmx:afterSwap", () => setTimeout(() => {
+    window.animationsAfterSwap = document.getAnimations().length;
+  }, 0)); }"""
+RESORT_HAND = """(url) => htmx.ajax("GET", url + "?sort=rank", {target: "#board", swap: "outerHTML"})"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_cards_move_on_a_swap_unless_the_player_prefers_reduced_motion(ana, motion):
+    game = make_table_scene("standard-play")
+    ana.emulate_media(reduced_motion=motion)
+    ana.goto(game.get_absolute_url())
+    ana.evaluate(COUNT_ANIMATIONS)
+    ana.evaluate(RESORT_HAND, ana.locator("#game-root").get_attribute("data-board-url"))
+    ana.wait_for_function("() => window.animationsAfterSwap >= 0")
+    moving = ana.evaluate("() => window.animationsAfterSwap")
+    assert (moving > 0) == (motion == "no-preference"), moving
+
+
+def test_the_end_of_a_deal_shows_its_summary_until_dismissed(ana):
+    """ana goes out (5♠ 5♥ 5♣, discarding 9♦): the next deal's table shows how the hand ended over
+    the board; once dismissed it stays away, also after a reload."""
+    game = make_table_scene("standard-play")
+    put_position(game, build(["5S 5H 5C 9D", "KH QS 2C"], phase="play").deal)
+    for action in ({"type": "lay_meld", "cards": ["5S", "5H", "5C"]}, {"type": "discard", "card": "9D"}):
+        game.refresh_from_db()
+        services.submit_move(game.seats.get(position=0).user, game.pk, game.version, action)
+    ana.goto(game.get_absolute_url())
+    summary = ana.get_by_test_id("deal-summary")
+    expect(summary).to_contain_text("Hand 1 is over")
+    expect(summary).to_contain_text("ana went out.")
+    expect(summary.get_by_test_id("summary-line").nth(1)).to_contain_text("22")
+    for size in (PHONE, DESKTOP):
+        ana.set_viewport_size(size)
+        screenshot(ana, "deal-summary-over-the-table", size)
+        box = summary.bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= size["height"], box
+    ana.get_by_test_id("dismiss-summary").click()
+    expect(summary).to_be_hidden()
+    ana.reload()
+    expect(ana.locator("#board .seats")).to_be_visible()
+    expect(ana.get_by_test_id("deal-summary-slot")).to_be_hidden()
+
+
+def test_a_page_whose_websocket_is_down_still_catches_up(ana):
+    """With the game's websocket refused on the way (here: closed by a route), the page compares
+    versions every few seconds and shows the move it was not told about (this process sends no
+    events, see silence_events)."""
+    game = make_table_scene("standard-draw")
+    ana.route_web_socket(re.compile(r"/ws/games/"), lambda socket: socket.close(code=1011))
+    ana.goto(game.get_absolute_url())
+    version = int(ana.locator("#board").get_attribute("data-version"))
+    services.submit_move(game.seats.get(position=0).user, game.pk, version, {"type": "draw_stock"})
+    ana.wait_for_function("v => Number(document.querySelector('#board').dataset.version) > v", arg=version,
+                          timeout=10_000)

@@ -1,0 +1,183 @@
+"""The board's look and feel as HTML (issue 18): cards named in words, the live regions, the move
+log by ply with wilds, the turn clock's deadline, the end-of-deal summary and the small wording
+fixes of the lobby, waiting room, game over and score sheet."""
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.engine.cards import parse_card
+from games.models import Game, Move, Seat
+from games.presenters import card_name, code_name
+from records.presenters import deal_summary
+from tests.engine.builders import build, frayzy, wild
+from tests.factories import login, make_started_game, make_table, make_user, play_moves, put_position, seats_of
+
+pytestmark = pytest.mark.django_db
+
+
+def board(game, position=0):
+    seat = seats_of(game)[position]
+    response = login(seat.user).get(reverse("game_board", args=[game.pk]), headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def game_at(state, variant="standard", **clock):
+    """A game between people ``ana`` and ``ben`` (and ``cat``...) put at ``state``'s deal."""
+    names = ["ana", "ben", "cat", "dan"][:state.players]
+    game = make_started_game(players=state.players, humans=names, seed="feel", variant=variant, **clock)
+    put_position(game, state.deal)
+    return game
+
+
+def submit(game, position, action):
+    game.refresh_from_db()
+    services.submit_move(seats_of(game)[position].user, game.pk, game.version, action)
+
+
+@pytest.mark.parametrize(("code", "name"), [
+    ("QH", "queen of hearts"), ("AS", "ace of spades"), ("10C", "10 of clubs"), ("7D", "7 of diamonds"),
+    ("JK", "joker"), ("R7", "red 7"), ("Y12", "yellow 12"), ("W", "Wild"), ("SKIP", "Skip"), ("DRAW5", "Draw 5"),
+    ("DISCARD1", "Discard 1"), ("9", "any 9"), ("K", "any king"),
+])
+def test_a_card_code_in_words(code, name):
+    assert code_name(code) == name
+
+
+def test_a_wild_is_named_with_what_it_stands_for():
+    assert card_name(parse_card("7D"), wild=True) == "7 of diamonds, wild"
+    assert card_name(parse_card("7D"), stands_for="9C") == "7 of diamonds, wild, standing for 9 of clubs"
+    assert card_name(parse_card("JK")) == "joker, wild"
+    assert card_name(parse_card("W"), stands_for="R10") == "Wild, standing for red 10"
+
+
+def test_cards_are_images_named_in_words_and_only_the_banner_and_latest_move_are_live():
+    game = game_at(build(["QH 2C 3C", "KS KD"], melds=[(1, "7H 7C 7D")], discard="9S", phase="draw"))
+    body = board(game)
+    assert 'data-card="QH" role="img" aria-label="queen of hearts"' in body
+    assert 'data-card="9S" role="img" aria-label="9 of spades"' in body
+    assert 'role="group" aria-label="Meld of ben"' in body
+    opening = re.search(r'<section id="board"[^>]*>', body).group(0)
+    assert "aria-live" not in opening
+    assert 'class="turn-banner turn-banner-you" role="status"' in body
+    assert re.search(r'<p class="latest-move" role="status" data-testid="latest-move">[^<]*</p>', body)
+
+
+def test_the_move_log_numbers_moves_by_ply_and_shows_what_a_wild_stands_for():
+    game = game_at(wild(["4C 5C AS 9S 9D", "KH QH JS 2D 3D 4S 8H"], discard="2S", phase="play"), variant="wild")
+    submit(game, 0, {"type": "lay_meld", "cards": ["4C", "5C", "AS"], "wilds": {"AS": "6C"}})
+    body = board(game)
+    ply = Move.objects.filter(game=game).order_by("-ply").first().ply
+    entry = re.search(rf'<li value="{ply}" data-ply="{ply}">([^<]*)</li>', body)
+    assert entry and entry.group(1) == "ana laid down 4♣ 5♣ A♠=6♣."
+    assert 'data-testid="latest-move">ana laid down 4♣ 5♣ A♠=6♣.</p>' in body
+
+
+def test_the_seat_to_move_carries_its_deadline_for_the_page_clock():
+    game = make_started_game(players=2, seed="feel-clock", time_per_move=120)
+    seat = Seat.objects.get(game=game, deadline__isnull=False)
+    body = board(game, 1 - seat.position)
+    assert f'data-deadline="{seat.deadline.isoformat()}" data-warn-seconds="24"' in body
+    assert body.count("data-deadline=") == 1
+
+
+def going_out_game():
+    """ana lays 5♠ 5♥ 5♣ and goes out discarding 9♦; ben is left holding K♥ Q♠ 2♣ (22 points, S13)."""
+    game = game_at(build(["5S 5H 5C 9D", "KH QS 2C"], phase="play"))
+    submit(game, 0, {"type": "lay_meld", "cards": ["5S", "5H", "5C"]})
+    submit(game, 0, {"type": "discard", "card": "9D"})
+    game.refresh_from_db()
+    return game
+
+
+def test_the_summary_of_a_deal_says_who_went_out_what_was_left_and_the_totals():
+    game = going_out_game()
+    response = login(seats_of(game)[1].user).get(reverse("game_deal_summary", args=[game.pk, 1]),
+                                                 headers={"HX-Request": "true"})
+    body = response.content.decode()
+    assert response.status_code == 200 and "Hand 1 is over" in body and "ana went out." in body
+    ben = re.search(r'<tr data-testid="summary-line"><th scope="row">ben</th>(.*?)</tr>', body, re.S).group(1)
+    assert re.findall(r'data-card="(\w+)"', ben) == ["2C", "KH", "QS"]
+    assert re.findall(r'<td class="number">(\d+)</td>', ben) == ["22", "22"]
+    assert 'data-testid="dismiss-summary"' in body
+
+
+def test_the_next_deal_offers_the_summary_until_another_deal_ends():
+    game = going_out_game()
+    body = board(game)
+    assert f'data-summary-url="{reverse("game_deal_summary", args=[game.pk, 1])}"' in body
+    assert f'id="deal-summary-{game.pk}-1"' in body and 'hx-preserve="true"' in body
+    assert "deal-summary-slot" not in board(make_started_game(players=2, seed="feel-fresh"))
+
+
+def test_a_deal_in_play_or_missing_has_no_summary():
+    game = game_at(build(["QH 2C 3C", "KS KD"], phase="draw"))
+    client = login(seats_of(game)[0].user)
+    assert client.get(reverse("game_deal_summary", args=[game.pk, 1])).status_code == 409
+    assert client.get(reverse("game_deal_summary", args=[game.pk, 2])).status_code == 404
+    private = make_started_game(players=2, seed="feel-private", is_private=True)
+    assert login(make_user()).get(reverse("game_deal_summary", args=[private.pk, 1])).status_code == 403
+
+
+def test_a_frustration_round_summary_says_who_advanced():
+    game = make_started_game(players=2, seed="feel-frustration", variant="frustration")
+    play_moves(game, 2000, until=lambda g: g.deals.exclude(result=None).exists(), seed="feel")
+    deal = game.deals.get(number=1)
+    seats = seats_of(game)
+    summary = deal_summary(game, seats, deal, [deal.result])
+    for line, seat, advance in zip(summary.lines, seats, deal.result["penalties"]):
+        assert (line.contract, line.advanced, line.total) == (1, advance == 1, 1 + advance)
+        assert line.went_out == (deal.result["winner"] == seat.position)
+    assert summary.points_word == "Contract" and summary.word == "Round"
+
+
+def test_the_lobby_form_marks_each_games_options_and_tick_boxes_have_no_colon():
+    body = login(make_user()).get(reverse("lobby")).content.decode()
+    assert re.search(r'<input[^>]*name="target"[^>]*data-variant-option="standard"|'
+                     r'<input[^>]*data-variant-option="standard"[^>]*name="target"', body)
+    assert 'data-variant-option="frayzy"' in body and "js/lobby.js" in body
+    assert "Private table (join by invite link only)</label>" in body
+    assert not re.search(r'<label for="id_(is_private|going_rummy|absence_stops_clock)">[^<]*:</label>', body)
+
+
+def test_open_tables_show_their_time_per_move_and_the_waiting_room_names_a_computer_once():
+    host = make_user("host")
+    game = make_table(host, players=3, time_per_move=120)
+    services.add_computer_player(host, game.pk)
+    lobby = login(make_user()).get(reverse("lobby")).content.decode()
+    assert "2 minutes (live) per move" in lobby
+    room = login(host).get(game.get_absolute_url()).content.decode()
+    assert "Computer 2 (normal)" in room and "(normal) <span" not in room and ">computer<" not in room
+
+
+def test_game_over_reads_won_the_game_and_shows_no_empty_hand():
+    game = going_out_game()
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    Seat.objects.filter(game=game, position=0).update(place=1)
+    Seat.objects.filter(game=game, position=1).update(place=2)
+    body = board(game)
+    assert re.search(r"ana \(you\)</span> <strong class=\"standing-won\">won the game</strong>\s*"
+                     r"<span class=\"standing-total\">\(0 penalty points\)</span>", body)
+    assert 'aria-label="Your hand"' not in body and "points wins" not in body
+
+
+def test_frayzy_sorts_by_colour_and_its_empty_score_sheet_says_round():
+    game = game_at(frayzy(["R7 B12", "Y1 Y2"], phase="draw"), variant="frayzy")
+    body = board(game)
+    assert ">colour</a>" in body and ">suit</a>" not in body
+    assert "No round finished yet." in body and "No hand finished" not in body
+
+
+SUMMARY_QUERIES = 10
+"""GET a deal's summary: session, user, the board's reads (game, seats, the latest deals, their
+cards and melds, the results; no recent moves), the deal, and its leftover hands."""
+
+
+def test_a_deal_summary_takes_a_fixed_number_of_queries(django_assert_num_queries):
+    game = going_out_game()
+    client = login(seats_of(game)[0].user)
+    with django_assert_num_queries(SUMMARY_QUERIES):
+        response = client.get(reverse("game_deal_summary", args=[game.pk, 1]), headers={"HX-Request": "true"})
+    assert response.status_code == 200
