@@ -158,6 +158,8 @@ def test_a_turn_played_by_tapping_alone_offers_only_legal_targets(table_page, si
     ana.locator("#hand-10H").tap()
     expect(ana.locator(".meld[data-meld='2']")).to_have_class("meld is-target")
     expect(ana.locator(".meld[data-meld='1']")).not_to_have_class("meld is-target")
+    expect(ana.locator("#act-lay-off-1")).to_be_hidden()  # no lay-off button where it would be refused
+    expect(ana.locator("#act-lay-off-2")).to_be_visible()
     tap_and_wait(ana, ana.locator(".meld[data-meld='2'] .meld-cards"))
     expect(ana.locator(".meld[data-meld='2']")).to_contain_text("10♥")
 
