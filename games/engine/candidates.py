@@ -100,7 +100,8 @@ def _wild_candidates(hand: Sequence[Card], rules: MeldRules) -> list[MeldShape]:
 
 def _one_wild_candidates(naturals: Sequence[Card], wild: Card, rules: MeldRules) -> list[MeldShape]:
     """Every reading of ``wild`` with a group of ``naturals`` it completes: same-rank groups (sets),
-    and one card per rank of a suit over a stretch with at most one gap (runs; aces low)."""
+    and one card per rank of a suit over a stretch with at most one gap (runs; aces low), the gap
+    also made by leaving a held card out (R1 W=R2 R3 with R2 in hand, F11)."""
     found: list[MeldShape] = []
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, dict[int, Card]] = {}
@@ -121,4 +122,7 @@ def _one_wild_candidates(naturals: Sequence[Card], wild: Card, rules: MeldRules)
                     break
                 if len(present) + 1 >= rules.run_min:
                     found += meld_readings((*(ranks[r] for r in present), wild), rules, RUN)[0]
+                if len(present) == high - low + 1 and len(present) >= rules.run_min:
+                    found += [shape for left_out in present[1:-1] for shape in
+                              meld_readings((*(ranks[r] for r in present if r != left_out), wild), rules, RUN)[0]]
     return found

@@ -9,7 +9,8 @@ per (rank, suit); wilds (jokers and 2s, R5) are a pool, because any wild can sta
 natural is missing, except in a set of 2s only or of jokers only (R8), which takes those cards
 by kind. Runs are placed first, one window of ``size`` places per suit and lowest place, each using
 a subset of the naturals in the window (a natural is left out only when a later meld could use it);
-sets follow, each taking the naturals of one rank. Every meld keeps wilds <= naturals (R8), so a
+sets follow, each taking naturals of one rank, as many as it holds or fewer with wilds in their
+place (four queens and three wilds make two sets of queens). Every meld keeps wilds <= naturals (R8), so a
 meld of ``size`` needs at least ``ceil(size / 2)`` naturals. Failed sub-positions are memoised.
 Only minimum-size melds are built: a longer meld never makes a contract possible that was not.
 Each group found is then read by the shared validator (``melds.read_meld``) before it is returned.
@@ -158,8 +159,8 @@ class _Search:
                 by_rank.append((rank, slots))
         by_rank.sort(key=lambda item: -len(item[1]))
         for rank, slots in by_rank:
-            used = slots[:size]
-            yield (rank,), tuple(used), "any", size - len(used)
+            for used in range(min(size, len(slots)), least_naturals - 1, -1):
+                yield (rank, -used), tuple(slots[:used]), "any", size - used
         if len(self.twos) - specific_twos >= size:
             yield (20,), (), "2", size
         if len(self.jokers) - specific_jokers >= size:

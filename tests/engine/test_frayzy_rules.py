@@ -501,3 +501,10 @@ def test_0_4_a_meld_may_use_the_wild_taken_from_the_discard_pile_or_another_wild
     state = frayzy(["B3 G3~1 W~2 W~3 Y4", "B2 B3~1"], taken="W~3")
     melds = {a for a in state.legal_actions(0) if isinstance(a, LayMeld) and set(a.cards) >= {"B3", "G3~1"}}
     assert {LayMeld(("B3", "G3~1", "W~2"), (("W~2", "3"),)), LayMeld(("B3", "G3~1", "W~3"), (("W~3", "3"),))} <= melds
+
+
+def test_f11_a_run_wild_may_stand_for_a_number_held_in_hand():
+    state = frayzy(["R1 R2 R3 W G8", "B2 B3"])
+    assert LayMeld(("R1", "W", "R3"), (("W", "R2"),)) in state.legal_actions(0)
+    after, _ = state.apply(0, lay_meld("R1 R3 W=R2"))
+    assert meld_notation(after) == ["R1 W=R2 R3"]

@@ -379,3 +379,11 @@ def test_r9_a_run_may_use_the_card_taken_from_the_discard_pile_or_its_other_copy
     state = frustration(["4H 5H 5H~1 6H 7H 9C", "5S 6S"], laid_down=[True, False], taken="5H~1")
     runs = {a.cards for a in state.legal_actions(0) if isinstance(a, LayMeld) and len(a.cards) == 4}
     assert {("4H", "5H", "6H", "7H"), ("4H", "5H~1", "6H", "7H")} <= runs
+
+
+def test_r10_four_queens_and_wilds_make_two_sets_of_queens_for_contract_1():
+    hand = "QS QD QD~1 QH~1 2C 2S~1 JK 4S 4D 4D~1 9C"
+    shapes = find_contract(cards(hand), 1, MELD_RULES)
+    assert shapes is not None and sum(len(s.cards) for s in shapes) <= 10
+    state = frustration([hand, "5S 6S"])
+    assert any(isinstance(a, LayContract) for a in state.legal_actions(0))
