@@ -63,7 +63,9 @@
       }
     });
     socket.addEventListener("close", function (event) {
-      if (event.code === FORBIDDEN) { return; }
+      // Closed for good (signed out, suspended, seat lost at a private table): re-fetch the board
+      // once, which shows what this viewer may see now (the login page, a refusal).
+      if (event.code === FORBIDDEN) { refresh(); return; }
       window.setTimeout(connect, retryDelay + Math.random() * 500);
       retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY);
     });
