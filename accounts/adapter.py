@@ -11,5 +11,5 @@ class AccountAdapter(DefaultAccountAdapter):
         """The login (user name or e-mail address, lower case) and the client's address, as
         ``"<site domain>:<login>:<address>"``; the address as allauth's per-address limits see it
         (behind ``ALLAUTH_TRUSTED_PROXY_COUNT`` proxies, an IPv6 address by its /64 prefix).
-        Also the key a password reset clears (``_delete_login_attempts_cached_email``)."""
+        A password reset clears this key for the account's e-mail addresses."""
         return f"{super()._get_login_attempts_cache_key(request, **credentials)}:{get_ip(request)}"

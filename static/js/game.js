@@ -75,7 +75,9 @@
       }
     });
     socket.addEventListener("close", function (event) {
-      if (event.code === FORBIDDEN) { socketDown = pollAlways = false; return; }
+      // Closed for good (signed out, suspended, seat lost at a private table): stop polling and
+      // re-fetch the board once, which shows what this viewer may see now (the login page, a refusal).
+      if (event.code === FORBIDDEN) { socketDown = pollAlways = false; refresh(); return; }
       socketDown = true;
       window.setTimeout(connect, retryDelay + Math.random() * 500);
       retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY);

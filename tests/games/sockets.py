@@ -71,3 +71,8 @@ async def open_socket(game_id: int, cookie: str | None, *, origin: bytes = b"htt
         assert closing["type"] == "websocket.close", f"connection kept open: {closing}"
         socket.refusal = (False, closing.get("code"))
     return socket
+
+
+async def closed_as_forbidden(socket) -> bool:
+    """True when the server closed ``socket`` with 4403 (its next output is that close)."""
+    return await socket.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}

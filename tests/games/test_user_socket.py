@@ -14,7 +14,7 @@ from games import moderation
 from games.models import Connection
 from games.notices import is_present
 from tests.factories import hand_keys, login, make_started_game, make_user, post_move, seat_to_move, seats_of
-from tests.games.sockets import HOST, SILENCE, communicator, session_cookie
+from tests.games.sockets import HOST, SILENCE, closed_as_forbidden, communicator, session_cookie
 from tests.moderators import make_moderator
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
@@ -85,11 +85,6 @@ async def test_the_user_socket_ignores_messages_it_does_not_know():
     await socket.send_json_to({"type": "ping"})
     assert await socket.receive_json_from(timeout=3) == waiting(0)
     await socket.disconnect()
-
-
-async def closed_as_forbidden(socket) -> bool:
-    """True when the server closed ``socket`` with 4403 (its next output is that close)."""
-    return await socket.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}
 
 
 async def test_the_user_socket_closes_when_its_session_logs_out_and_its_presence_goes():

@@ -10,7 +10,7 @@ from games import moderation, services
 from games.models import Move
 from tests.factories import (hand_keys, login, make_started_game, make_table, make_user, post_move,
                              run_due_jobs, seat_to_move, seats_of)
-from tests.games.sockets import SILENCE, open_socket, session_cookie
+from tests.games.sockets import SILENCE, closed_as_forbidden, open_socket, session_cookie
 from tests.moderators import make_moderator
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
@@ -165,11 +165,6 @@ async def test_a_logged_out_session_is_refused():
 
     socket = await open_socket(game.pk, await logged_out_cookie(), expect=False)
     assert socket.refusal == (False, 4403)
-
-
-async def closed_as_forbidden(socket) -> bool:
-    """True when the server closed ``socket`` with 4403 (its next output is that close)."""
-    return await socket.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}
 
 
 async def test_a_game_socket_closes_when_its_session_logs_out():
