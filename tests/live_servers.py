@@ -50,11 +50,24 @@ def server_application(log_path: Path | None = None):
     return ASGIStaticFilesHandler(get_default_application())
 
 
+def close_before_fork() -> None:
+    """Close this process's database connections and connection pools before forking a server or
+    a worker: a pool's open connections and threads must not be copied into the child (parent and
+    child would talk over the same sockets); each process opens its own pool on first use."""
+    from django.db import connections
+
+    connections.close_all()
+    for connection in connections.all(initialized_only=True):
+        if getattr(connection, "pool", None) is not None:
+            connection.close_pool()
+
+
 def start_daphne(log_path: Path | None = None) -> DaphneProcess:
     """Fork a daphne process serving ``server_application`` (logging warnings and errors to
     ``log_path`` too, when given) on 127.0.0.1 and wait until it listens.
-    Close the parent's database connections first (the child must not share them).
+    Closes the parent's database connections and pools first (the child must not share them).
     Raises RuntimeError (with the child's error) when it does not start within 30 s."""
+    close_before_fork()
     process = DaphneProcess(host=SERVER_HOST, get_application=functools.partial(server_application, log_path))
     process.start()
     deadline = time.monotonic() + SERVER_START_TIMEOUT_SECONDS

@@ -16,7 +16,7 @@ import pytest
 from django.db import OperationalError, connections
 from playwright.sync_api import expect, sync_playwright
 
-from tests.live_servers import start_daphne, server_url
+from tests.live_servers import close_before_fork, server_url, start_daphne
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -70,7 +70,7 @@ def job_worker(transactional_db, django_db_blocker):
     (``terminate()``, ``join()``) when no job may run from then on.
     """
     with django_db_blocker.unblock():
-        connections.close_all()
+        close_before_fork()
         process = multiprocessing.get_context("fork").Process(target=_run_worker, daemon=True)
         process.start()
     yield process
