@@ -106,7 +106,7 @@ def game_deal_summary(request: HttpRequest, game_id: int, number: int) -> HttpRe
     the running totals (Frustration: who advanced). The fragment for HTMX (the table shows it when
     the next deal starts), else a page. 404 for no such deal, 409 while it is being played."""
     try:
-        board = services.access_board(request.user, game_id, recent_moves=0)
+        board = services.access_board(request.user, game_id)
     except Refusal as refusal:
         return _refused(request, refusal)
     deal = board.game.deals.filter(number=number).first()

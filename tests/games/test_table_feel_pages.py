@@ -170,9 +170,9 @@ def test_frayzy_sorts_by_colour_and_its_empty_score_sheet_says_round():
     assert "No round finished yet." in body and "No hand finished" not in body
 
 
-SUMMARY_QUERIES = 10
-"""GET a deal's summary: session, user, the board's reads (game, seats, the latest deals, their
-cards and melds, the results; no recent moves), the deal, and its leftover hands."""
+SUMMARY_QUERIES = 8
+"""GET a deal's summary: session, user, the board's reads (seats with their game, the deal, its
+cards with melds, the latest moves), the deal asked for, and its leftover hands."""
 
 
 def test_a_deal_summary_takes_a_fixed_number_of_queries(django_assert_num_queries):
