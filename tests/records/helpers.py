@@ -19,8 +19,16 @@ def computer_game(variant: str = "standard", players: int = 2, seed: str = "reco
         services.add_computer_player(host, game.pk)
     services.start_game(host, game.pk)
     made = 0
-    while (moves is None or made < moves) and services.play_computer_turn(game.pk):
-        made += 1
+    while moves is None or made < moves:
+        if services.play_computer_turn(game.pk):
+            made += 1
+            continue
+        # Nothing applied: the game is over, or a job worker (browser tests run one) moved first
+        # and this turn's choice was dropped as stale; play on from the new version.
+        version = game.version
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE or game.version == version:
+            break
     game.refresh_from_db()
     return game
 
