@@ -39,6 +39,9 @@ from tests.games.sockets import HOST, session_cookie
 
 ROOT = Path(__file__).resolve().parent.parent
 CONNECT_TIMEOUT_SECONDS = 2
+POOL_TIMEOUT_SECONDS = 3
+"""With the pool, a request waits for a connection up to the pool's timeout (DATABASE_POOL_TIMEOUT),
+while the pool's own connection attempts each give up after the connect timeout."""
 """``DATABASE_CONNECT_TIMEOUT`` of the subprocesses (libpq's least)."""
 HEALTH_ANSWER_SECONDS = 2
 STOP_SECONDS = 10
@@ -223,6 +226,7 @@ def test_with_redis_down_the_health_check_reports_the_channel_layer(redis_down, 
 def hung_database_env(port: int) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key not in {"REDIS_URL", "PYTEST_XDIST_WORKER"}}
     env.update(DATABASE_URL=f"postgres://rummy@127.0.0.1:{port}/rummy", DATABASE_CONNECT_TIMEOUT=str(CONNECT_TIMEOUT_SECONDS),
+               DATABASE_POOL_TIMEOUT=str(POOL_TIMEOUT_SECONDS),
                DJANGO_SETTINGS_MODULE="rummy_site.settings", PYTHONUNBUFFERED="1")
     return env
 
@@ -303,7 +307,7 @@ def test_daphne_on_a_hung_database_answers_503_pages_and_stops_on_sigterm(tmp_pa
 
     assert (health_status, health_seconds < HEALTH_ANSWER_SECONDS) == (503, True), health
     assert b'"database": false' in health
-    assert page_status == 503 and page_seconds < CONNECT_TIMEOUT_SECONDS + 2
+    assert page_status == 503 and page_seconds < POOL_TIMEOUT_SECONDS + 2
     assert b"Unavailable for a moment" in page
     assert "Traceback" not in log, log
     assert stop_seconds < STOP_SECONDS
