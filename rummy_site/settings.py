@@ -166,14 +166,13 @@ else:
     }
     if DATABASE_POOL["max_size"] < max(1, DATABASE_POOL["min_size"]):
         raise ImproperlyConfigured("DATABASE_POOL_MAX_SIZE must be at least 1 and at least DATABASE_POOL_MIN_SIZE.")
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = DATABASE_POOL
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A PostgreSQL that is gone or hung fails a request within these bounds (a 503 page, see
     # rummy_site/middleware.py) instead of holding its thread: libpq's connect timeout in seconds
     # (2 at least), and the server's statement timeout in milliseconds (0: none).
     _options = DATABASES["default"].setdefault("OPTIONS", {})
-    _options["connect_timeout"] = int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5"))
-    _statement_timeout = int(os.environ.get("DATABASE_STATEMENT_TIMEOUT", "15000"))
+    _options["pool"] = DATABASE_POOL
+    _options["connect_timeout"] = env_int("DATABASE_CONNECT_TIMEOUT", 5)
+    _statement_timeout = env_int("DATABASE_STATEMENT_TIMEOUT", 15000)
     _options["options"] = f"{_options.get('options', '')} -c statement_timeout={_statement_timeout}".strip()
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
