@@ -9,8 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.direct_play import arranged, automatic_reading, legal_readings, play_targets, reading_matters, saved_order
+from games.direct_play import arranged, automatic_reading, legal_readings, play_targets, saved_order
 from games.engine.cards import sort_by_suit
+from games.engine.melds import reading_matters
 from games.models import Meld, Seat
 from games.presenters import contract_reading_choices
 from tests.engine.builders import build, cards, frayzy, frustration, wild
@@ -74,7 +75,8 @@ def test_which_readings_are_still_asked_for(name, state, keys, meld, asks, count
     view = view_of(state)
     readings = legal_readings(view, keys, meld)
     assert len(readings) > 1 and (count is None or len(readings) == count)
-    assert reading_matters(view, readings) is asks
+    onto = next((m.shape for m in view.melds if m.id == meld), None)
+    assert reading_matters(readings[0].cards, [r.wilds for r in readings], onto) is asks
     payload = {"type": "lay_off", "meld": meld, "cards": keys} if meld else {"type": "lay_meld", "cards": keys}
     picked = automatic_reading(view, payload)
     assert (picked is None) is asks

@@ -74,6 +74,8 @@ class Frayzy(Variant):
     stock_rule = "F16"
     allows_swaps = True
     freed_wild_pending = False
+    going_out_rule = "F15"
+    going_out_message = "Keep a card to end your turn with: you go out only by a discard or an action card."
     max_rebuilds = 0
     """The stock is never rebuilt (F16)."""
 
@@ -152,16 +154,16 @@ class Frayzy(Variant):
         hand = deal.hands[seat]
         actions: list[Action] = [LayMeld(tuple(c.key for c in shape.cards), declaration(shape, shape.cards))
                                  for shape in candidate_melds(hand, MELD_RULES, deal.taken_discard)
-                                 if self._way_out(deal, hand, shape.cards)]
+                                 if self.keeps_a_way_out(deal, hand, shape.cards)]
         for card in hand:
-            lays_off = self._way_out(deal, hand, (card,))
+            lays_off = self.keeps_a_way_out(deal, hand, (card,))
             for meld in deal.melds:
                 if lays_off:
                     actions += [LayOff(meld.id, (card.key,), declaration(grown, (card,)))
                                 for grown in extension_readings(meld.shape, (card,), MELD_RULES)[0]]
                 # A swap brings the Wild into the hand, which then ends the turn unless it is the taken discard.
                 actions += [SwapWild(meld.id, card.key, wild.key) for wild in swappable_wilds(meld.shape, card, MELD_RULES)
-                            if self._way_out(deal, [*hand, wild], (card,))]
+                            if self.keeps_a_way_out(deal, [*hand, wild], (card,))]
         actions += [Discard(c.key) for c in hand if c != deal.taken_discard and not c.is_action]
         played: set[str] = set()
         for card in hand:
@@ -170,12 +172,6 @@ class Frayzy(Variant):
                 targets = range(state.players) if card.code == DRAW5 else (None,)
                 actions += [PlayAction(card.key, target) for target in targets]
         return actions
-
-    @staticmethod
-    def _way_out(deal: DealState, hand: list[Card], played) -> bool:
-        """0.5, F15: after ``played`` leave the hand, it keeps a card that can end the turn (any
-        card but the one taken from the discard pile, 0.4a)."""
-        return any(c not in played and c != deal.taken_discard for c in hand)
 
     # ----- steps ---------------------------------------------------------------------------
 
@@ -218,23 +214,10 @@ class Frayzy(Variant):
         return IllegalAction("discard_closed", f"The discard pile is closed while {show(top)} is on top: "
                              "draw from the stock.", "F6")
 
-    def after_play(self, state: GameState, seat: int, played: list[Card], events: list[dict]) -> None:
-        """0.5, F15: refuse a meld, lay-off or swap that empties the hand or leaves only the card
-        taken from the discard pile."""
-        deal = state.deal
-        if not deal.hands[seat]:
-            raise IllegalAction("dead_end", "Keep a card to end your turn with: you go out only by a discard or "
-                                "an action card.", "F15")
-        if not self._way_out(deal, deal.hands[seat], ()):
-            raise IllegalAction("dead_end", f"Keep a card you may discard: {show(deal.taken_discard)} was taken from "
-                                "the discard pile this turn and cannot be discarded.", "0.5")
-
     def check_discard(self, state: GameState, seat: int, card: Card) -> None:
         """0.4a: the card taken from the discard pile this turn may not end the turn; F8: an action
         card ends the turn by being played (with its effect), never by a plain discard."""
-        if card == state.deal.taken_discard:
-            raise IllegalAction("taken_discard", f"You took {show(card)} from the discard pile this turn, "
-                                "so you may not discard it.", "0.4")
+        self.refuse_taken_discard(state, card)
         if card.is_action:
             raise IllegalAction("play_action_card", f"{show(card)} ends your turn by being played, with its effect; "
                                 "it cannot be thrown away.", "F8")
@@ -317,21 +300,12 @@ class Frayzy(Variant):
 
     # ----- round and game end --------------------------------------------------------------
 
-    def end_deal(self, state: GameState, winner: int | None, events: list[dict]) -> None:
+    def score_deal(self, state: GameState, winner: int | None) -> HandResult:
         """F17: every hand scores 5 per number card and 10 per Wild or action card (the player who
-        went out holds none: 0). F18: a total at or past the target ends the game; otherwise the
-        deal passes left (F5)."""
+        went out holds none: 0)."""
         deal = state.deal
-        points = tuple(sum(self.card_points(c) for c in hand) for hand in deal.hands)
-        state.totals = [t + p for t, p in zip(state.totals, points)]
-        state.last_result = HandResult(deal.number, winner, points)
-        state.ended_deal = deal
-        events.append({"type": "hand_over", **state.last_result.to_json(), "totals": list(state.totals)})
-        if max(state.totals) >= self.target:
-            state.finished = True
-            events.append({"type": "game_over", "standings": list(state.standings())})
-            return
-        dealer = (deal.dealer + 1) % state.players
-        state.deal = self.deal(state.players, state.seed, deal.number + 1, dealer)
-        events.append({"type": "new_deal", "deal": state.deal.number, "dealer": dealer,
-                       "start_card": state.deal.discard[0].key})
+        return HandResult(deal.number, winner, tuple(sum(self.card_points(c) for c in hand) for hand in deal.hands))
+
+    def game_over(self, state: GameState) -> dict | None:
+        """F18: a total at or past the target ends the game; otherwise the deal passes left (F5)."""
+        return {} if max(state.totals) >= self.target else None

@@ -59,6 +59,7 @@ class WildRummy(Variant):
     """One rebuild per deal; the second time the stock empties the deal is a stalemate (W13)."""
     deals_in_game = DEALS
     allows_swaps = True
+    going_out_rule = "W12"
 
     def describe_options(self) -> list[str]:
         """The 13 deals and their rotating wild rank (W3, W15)."""
@@ -226,7 +227,7 @@ class WildRummy(Variant):
         deal = state.deal
         deal.pending = [c for c in deal.pending if c not in played]
         if not deal.hands[seat]:
-            raise IllegalAction("dead_end", "Keep a card to discard: you go out by discarding your last card.", "W12")
+            raise IllegalAction("dead_end", self.going_out_message, self.going_out_rule)
         if not self._can_finish(state, seat, len(deal.pending) + 1):
             raise IllegalAction("dead_end", f"After that you could not play {show_cards(deal.pending)} and still keep "
                                 "a card to discard.", "0.5")
@@ -243,11 +244,9 @@ class WildRummy(Variant):
 
     # ----- deal and game end ---------------------------------------------------------------
 
-    def end_deal(self, state: GameState, winner: int | None, events: list[dict]) -> None:
-        """Score the deal (W14): hands count, wilds 25; the winner scores -2, or -12 on every 3rd
-        deal in a row going out; no bonus and all streaks reset after a stalemate (W13). After
-        deal 13 the game ends (W15); otherwise the player left of the winner (or, after a stalemate,
-        of this deal's starter) starts the next deal (W4)."""
+    def score_deal(self, state: GameState, winner: int | None) -> HandResult:
+        """W14: hands count, wilds 25; the winner scores -2, or -12 on every 3rd deal in a row going
+        out; no bonus and all streaks reset after a stalemate (W13)."""
         deal = state.deal
         points = [sum(self.card_points(c, deal.wild_rank) for c in hand) for hand in deal.hands]
         bonus = False
@@ -257,18 +256,15 @@ class WildRummy(Variant):
             state.streaks = [state.streaks[s] + 1 if s == winner else 0 for s in range(state.players)]
             bonus = state.streaks[winner] % STREAK_LENGTH == 0
             points[winner] = STREAK_SCORE if bonus else GOING_OUT_SCORE
-        penalties = tuple(points)
-        state.totals = [t + p for t, p in zip(state.totals, penalties)]
-        state.last_result = HandResult(deal.number, winner, penalties, streak_bonus=bonus)
-        state.ended_deal = deal
-        events.append({"type": "hand_over", **state.last_result.to_json(), "totals": list(state.totals)})
-        if deal.number >= DEALS:
-            state.finished = True
-            events.append({"type": "game_over", "standings": list(state.standings())})
-            return
-        starter = ((winner if winner is not None else (deal.dealer + 1)) + 1) % state.players
-        state.deal = self.deal(state.players, state.seed, deal.number + 1, starter)
-        events.append({"type": "new_deal", "deal": state.deal.number, "dealer": state.deal.dealer})
+        return HandResult(deal.number, winner, tuple(points), streak_bonus=bonus)
+
+    def game_over(self, state: GameState) -> dict | None:
+        """W15: the game ends after deal 13."""
+        return {} if state.deal.number >= DEALS else None
+
+    def next_first(self, state: GameState, winner: int | None) -> int:
+        """W4: the player left of the winner (or, after a stalemate, of this deal's starter) starts."""
+        return ((winner if winner is not None else (state.deal.dealer + 1)) + 1) % state.players
 
 
 def wild_rank_name(rank: int | None) -> str:
