@@ -181,7 +181,7 @@ def test_a_contract_reading_chosen_by_its_button_lays_the_contract_down():
               **{f"group:{key}": str(n) for n, group in enumerate(contract["groups"], 1) for key in group}}
     response = client.post(reverse("game_move", args=[game.pk]), fields)
     assert response.status_code == 302
-    assert current_deal(game).laid_down[0] is True
+    assert current_deal(game).variant_state["laid_down"][0] is True
     assert Meld.objects.get(deal=current_deal(game), kind="run").cards.get(code="JK").stands_for == "8D"
 
 

@@ -59,7 +59,7 @@ def test_laying_the_contract_through_the_form_stores_contract_melds_and_who_laid
     response = post_move(login(seat_to_move(game).user), game, CONTRACT_1, game.version)
     assert response.status_code == 302
     deal = current_deal(game)
-    assert deal.laid_down == [True, False]
+    assert deal.variant_state["laid_down"] == [True, False]
     assert list(Meld.objects.filter(deal=deal).values_list("is_contract", flat=True)) == [True, True, True]
     assert [m.shape.notation() for m in load_state(game).deal.melds] == ["5S 5H JK=5", "7H 7H~1 7S", "9C 9D 2C=9"]
     assert "laid down" in board(game)

@@ -139,6 +139,15 @@ class Variant:
         """The card turned up to start the discard pile when the variant gives it an effect (F4), else None."""
         return None
 
+    def deal_state_json(self, deal: DealState) -> dict:
+        """The variant's own part of ``deal`` as JSON, for the store (``Deal.variant_state``).
+        Default: nothing."""
+        return {}
+
+    def deal_state_fields(self, data: dict) -> dict:
+        """Inverse of ``deal_state_json``: the DealState fields ``data`` holds, by name."""
+        return {}
+
     def options(self) -> dict:
         """The table options as JSON."""
         return {}

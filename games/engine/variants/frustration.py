@@ -80,6 +80,14 @@ class FrustrationRummy(Variant):
         return [f"Win by going out on contract {LAST_CONTRACT}; after {self.max_rounds} rounds the game stops and "
                 "the highest contract wins."]
 
+    def deal_state_json(self, deal: DealState) -> dict:
+        """``{"laid_down": [bool, ...]}``: per seat, whether it laid its contract this round (R10)."""
+        return {"laid_down": list(deal.laid_down)}
+
+    def deal_state_fields(self, data: dict) -> dict:
+        """``laid_down`` from ``deal_state_json``'s JSON."""
+        return {"laid_down": list(data.get("laid_down", ()))}
+
     def initial_totals(self, players: int) -> list[int]:
         """Every player starts on contract 1 (R3)."""
         return [1] * players

@@ -19,7 +19,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Discard, LayMeld, LayOff, SwapWild
-from ..cards import RANKS, Card, standard_deck
+from ..cards import RANKS, Card, parse_card, standard_deck
 from ..errors import IllegalAction
 from ..candidates import candidate_melds
 from ..melds import (RUN, MeldRules, MeldShape, add_surplus_wild, declaration, extend_meld,
@@ -64,6 +64,17 @@ class WildRummy(Variant):
     def describe_options(self) -> list[str]:
         """The 13 deals and their rotating wild rank (W3, W15)."""
         return [f"{self.deals_in_game} deals: aces are wild in deal 1, then 2s, and so on up to kings in deal 13."]
+
+    def deal_state_json(self, deal: DealState) -> dict:
+        """``{"wild_rank": "A".."K", "pending": [key, ...]}``: the deal's wild rank (W3) and the
+        cards the player to move must play before discarding (W6)."""
+        return {"wild_rank": wild_rank_name(deal.wild_rank), "pending": [card.key for card in deal.pending]}
+
+    def deal_state_fields(self, data: dict) -> dict:
+        """``wild_rank`` (1-13) and ``pending`` (cards) from ``deal_state_json``'s JSON."""
+        rank = data.get("wild_rank")
+        return {"wild_rank": RANKS.index(rank) + 1 if rank else None,
+                "pending": [parse_card(key) for key in data.get("pending", ())]}
 
     def deck(self) -> list[Card]:
         """One 52-card deck, no jokers (rule W1)."""
