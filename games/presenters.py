@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from .direct_play import arranged, legal_readings, play_targets
 from .engine.actions import ChooseTarget, Discard, LayContract, LayMeld, LayOff, PlayAction, SwapWild
-from .engine.cards import (ACTION_NAMES, COLOUR_NAMES, COLOURS, DISCARD1, DRAW5, FRAYZY_WILD, NUMBERS, RANKS, SKIP,
+from .engine.cards import (ACTION_NAMES, COLOUR_NAMES, COLOURS, DISCARD1, DRAW5, COLOUR_WILD, NUMBERS, RANKS, SKIP,
                           SUIT_NAMES, SUITS, Card, parse_card, sort_by_rank, sort_by_suit)
 from .engine.contracts import CONTRACTS, contract_text, group_label
 from .engine.melds import declaration, meld_readings, show, show_code, show_wild
@@ -39,14 +39,14 @@ def code_name(code: str) -> str:
         return f"any {RANK_WORDS.get(code, code)}"
     if code in ACTION_NAMES:
         return ACTION_NAMES[code]
-    return {FRAYZY_WILD: "Wild", "JK": "joker"}.get(code, code)
+    return {COLOUR_WILD: "Wild", "JK": "joker"}.get(code, code)
 
 
 def card_name(card: Card, wild: bool = False, stands_for: str = "") -> str:
     """``card`` in words (``code_name``); a wild says so and, on the table, what it stands for:
     ``"7 of diamonds, wild, standing for 9 of clubs"`` (W3, R5, 0.3)."""
     name = code_name(card.code)
-    if (wild or stands_for or card.is_joker) and card.code != FRAYZY_WILD:
+    if (wild or stands_for or card.is_joker) and card.code != COLOUR_WILD:
         name += ", wild"
     return f"{name}, standing for {code_name(stands_for)}" if stands_for else name
 

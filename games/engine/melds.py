@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from itertools import permutations
 from typing import Mapping, Sequence
 
-from .cards import (ACTION_NAMES, COLOUR_NAMES, COLOURS, FRAYZY_WILD, NUMBERS, RANKS, SUIT_SYMBOLS, SUITS, Card, card_code,
+from .cards import (ACTION_NAMES, COLOUR_NAMES, COLOURS, COLOUR_WILD, NUMBERS, RANKS, SUIT_SYMBOLS, SUITS, Card, card_code,
                     parse_card)
 from .errors import IllegalAction
 
@@ -128,7 +128,7 @@ def show(card: Card) -> str:
         return f"{COLOUR_NAMES[card.suit].capitalize()} {card.rank_name}"
     if card.is_action:
         return ACTION_NAMES[card.code]
-    if card.code == FRAYZY_WILD:
+    if card.code == COLOUR_WILD:
         return "Wild"
     return card.code if card.is_joker else f"{card.rank_name}{SUIT_SYMBOLS[card.suit]}"
 

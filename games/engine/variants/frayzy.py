@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..actions import Action, ChooseTarget, Discard, LayMeld, LayOff, PlayAction, SwapWild
-from ..cards import DISCARD1, DRAW5, FRAYZY_WILD, NUMBERS, SKIP, Card, frayzy_deck
+from ..cards import DISCARD1, DRAW5, COLOUR_WILD, NUMBERS, SKIP, Card, coloured_deck
 from ..errors import IllegalAction
 from ..candidates import candidate_melds
 from ..melds import MeldRules, declaration, extension_readings, show, swappable_wilds
@@ -36,7 +36,7 @@ DEFAULT_TARGET = 100
 EXTENDED_TARGET = 200
 MELD_RULES = MeldRules(rule="F9-F11", set_min=3, set_max=None, set_distinct_suits=False, run_min=3, run_max=12,
                        run_top=12, min_naturals=2, max_wilds=1, wild_rule="F11",
-                       wild_codes=frozenset({FRAYZY_WILD}), rank_names=NUMBERS)
+                       wild_codes=frozenset({COLOUR_WILD}), rank_names=NUMBERS)
 """F9 (sets of 3+, any colours, duplicates, no maximum), F10 (runs of 3-12 of one colour within
 1-12, no wrap), F11 (the Wild stands for any number; at most one per meld, so 2 naturals at least;
 action cards never melded)."""
@@ -102,7 +102,7 @@ class Frayzy(Variant):
 
     def deck(self) -> list[Card]:
         """The deck of the table options; 116 cards by default (F1)."""
-        return frayzy_deck(self.copies, self.wilds, self.skips, self.draw_fives, self.discard_ones)
+        return coloured_deck(self.copies, self.wilds, self.skips, self.draw_fives, self.discard_ones)
 
     def meld_rules_for(self, deal: DealState) -> MeldRules:
         """F9-F11 in every round."""
