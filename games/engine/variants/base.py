@@ -11,7 +11,8 @@ ends. The shared steps below carry out an action on a state the caller has alrea
 from __future__ import annotations
 
 import bisect
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard, distinct_card_keys
@@ -21,7 +22,30 @@ from ..melds import MeldRules, extend_meld, read_meld, show, swap_wild
 from ..state import DealState, HandResult, Phase, TableMeld, deal_seed
 
 if TYPE_CHECKING:
-    from ..state import GameState
+    from ..state import GameState, PlayerView
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """One table option of a variant as the lobby form offers it.
+
+    Attributes:
+        name: the variant's dataclass field (the key in ``Variant.options()``).
+        field: the form field's name (unique across variants).
+        label: what the form says, after the variant's title (``"Frayzy: ..."``).
+        default: the value when the form leaves it out.
+        low, high: bounds of a whole number, when it is one.
+        choices: ``(value, label)`` pairs, when the option is one of a few values; with neither
+            bounds nor choices a bool ``default`` makes it on or off.
+    """
+
+    name: str
+    field: str
+    label: str
+    default: int | bool
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[tuple[int, str], ...] = ()
 
 
 def deal_hands(deck: list[Card], seed: str, players: int, sizes: list[int], first: int) -> tuple[list[list[Card]], list[Card]]:
@@ -52,10 +76,36 @@ class Variant:
     ``stock_rule`` (cited when a draw finds the stock empty: 0.6, F16), ``goes_out_by_play`` (S11:
     a meld or lay-off may empty the hand), else ``going_out_rule`` and ``going_out_message`` (the
     refusal of a play that empties the hand: W12, R14, F15), ``taken_discard_rule`` (0.4, S7).
+
+    What the pages, forms, URLs and computer players ask: ``deal_word`` ("Hand", "Deal" or
+    "Round"), ``help_slug`` and ``help_template`` (the help page at ``help/<help_slug>``),
+    ``lobby_note`` (a phrase about the game for the lobby), ``score_label`` (what a total counts),
+    ``how_won`` (the sentence under the final standings), ``no_winner`` and ``no_winner_sentence``
+    (a deal nobody went out of, on the score sheet and the deal summary), ``suit_word`` ("suit" or
+    "colour"), ``table_options`` (the lobby form's fields), the capabilities ``has_contracts``
+    (R4), ``has_action_cards`` (F8), ``has_pending`` (W6: taken discards and freed wilds must be
+    played this turn) and ``take_only_when_playable`` (W6), and ``strong_play`` (the strong
+    computer level's ``ComputerPlayer`` settings, docs/computer-players.md).
     """
 
     name = ""
     title = ""
+    deal_word = "Deal"
+    help_slug = ""
+    help_template = ""
+    lobby_note = ""
+    score_label = "Points"
+    how_won = ""
+    no_winner = "stalemate"
+    no_winner_sentence = "A stalemate: nobody went out."
+    suit_word = "suit"
+    table_options: tuple[TableOption, ...] = ()
+    has_contracts = False
+    has_action_cards = False
+    has_pending = False
+    take_only_when_playable = False
+    strong_play = MappingProxyType({})
+    do_not_call_in_templates = True
     min_players = 2
     max_players = 4
     players_rule = ""
@@ -147,6 +197,14 @@ class Variant:
     def deal_state_fields(self, data: dict) -> dict:
         """Inverse of ``deal_state_json``: the DealState fields ``data`` holds, by name."""
         return {}
+
+    def is_wild(self, card: Card, deal: DealState | PlayerView) -> bool:
+        """Whether ``card`` is wild in ``deal`` (a deal or a player's view of it: W3, R5, F11)."""
+        return self.meld_rules_for(deal).is_wild(card)
+
+    def wild_label(self, view: PlayerView) -> str:
+        """What the board says about the wilds of the deal ``view`` shows; empty by default."""
+        return ""
 
     def options(self) -> dict:
         """The table options as JSON."""

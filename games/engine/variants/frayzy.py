@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..actions import Action, ChooseTarget, Discard, LayMeld, LayOff, PlayAction, SwapWild
@@ -23,7 +24,7 @@ from ..errors import IllegalAction
 from ..candidates import candidate_melds
 from ..melds import MeldRules, declaration, extension_readings, show, swappable_wilds
 from ..state import DealState, HandResult, Phase
-from .base import Variant
+from .base import TableOption, Variant
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -65,6 +66,21 @@ class Frayzy(Variant):
 
     name = "frayzy"
     title = "Frayzy"
+    deal_word = "Round"
+    help_slug = "frayzy"
+    help_template = "games/help_frayzy.html"
+    lobby_note = f"Frayzy plays to {DEFAULT_TARGET} points, or {EXTENDED_TARGET} in Extended Play"
+    how_won = "The lowest total wins; a tie goes to the lower score in the last round (rule F18)."
+    no_winner = "stock ran out"
+    no_winner_sentence = "The stock ran out: nobody went out."
+    suit_word = "colour"
+    has_action_cards = True
+    table_options = (
+        TableOption("target", "frayzy_target", "game ends when a player reaches (rule F18)", DEFAULT_TARGET,
+                    choices=((DEFAULT_TARGET, f"{DEFAULT_TARGET} points"),
+                             (EXTENDED_TARGET, f"Extended Play: {EXTENDED_TARGET} points"))),
+    )
+    strong_play = MappingProxyType({"holds_melds": True, "safe_hand": 4})
     min_players = 2
     max_players = 4
     players_rule = "F2"

@@ -27,7 +27,7 @@ from ..state import DealState, HandResult, Phase, TableMeld
 from .base import Variant
 
 if TYPE_CHECKING:
-    from ..state import GameState
+    from ..state import GameState, PlayerView
 
 HAND_SIZE = 13
 DECKS = 2
@@ -56,6 +56,13 @@ class FrustrationRummy(Variant):
 
     name = "frustration"
     title = "Frustration Rummy"
+    deal_word = "Round"
+    help_slug = "frustration-rummy"
+    help_template = "games/help_frustration.html"
+    lobby_note = "Frustration Rummy climbs 14 contracts"
+    score_label = "Contract"
+    how_won = "The player who goes out on contract 14 wins (rule R15)."
+    has_contracts = True
     min_players = 2
     max_players = 4
     players_rule = "R2"
@@ -87,6 +94,10 @@ class FrustrationRummy(Variant):
     def deal_state_fields(self, data: dict) -> dict:
         """``laid_down`` from ``deal_state_json``'s JSON."""
         return {"laid_down": list(data.get("laid_down", ()))}
+
+    def wild_label(self, view: PlayerView) -> str:
+        """R5: the same wilds in every round."""
+        return "Jokers and 2s are wild"
 
     def initial_totals(self, players: int) -> list[int]:
         """Every player starts on contract 1 (R3)."""

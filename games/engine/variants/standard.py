@@ -5,6 +5,7 @@ lay-off (S11), penalty scoring with the "going rummy" option (S13, S14) and the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Discard, LayMeld, LayOff
@@ -13,13 +14,16 @@ from ..errors import IllegalAction
 from ..candidates import candidate_melds
 from ..melds import MeldRules, extend_meld
 from ..state import DealState, HandResult, Phase
-from .base import Variant
+from .base import TableOption, Variant
 
 if TYPE_CHECKING:
     from ..state import GameState
 
 FACE_CARD_POINTS = 10
 DEFAULT_TARGET = 100
+LOWEST_TARGET = 50
+HIGHEST_TARGET = 500
+"""The targets the lobby form offers (S15)."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,18 @@ class StandardRummy(Variant):
 
     name = "standard"
     title = "Standard Rummy"
+    deal_word = "Hand"
+    help_slug = "standard-rummy"
+    help_template = "games/help_standard.html"
+    lobby_note = "Target and going rummy apply to Standard Rummy only"
+    score_label = "Penalty points"
+    how_won = "The lowest total wins (rule S15)."
+    table_options = (
+        TableOption("target", "target", "game ends when a player reaches (penalty points)", DEFAULT_TARGET,
+                    low=LOWEST_TARGET, high=HIGHEST_TARGET),
+        TableOption("going_rummy", "going_rummy", "going rummy doubles penalties (rule S14)", False),
+    )
+    strong_play = MappingProxyType({"holds_melds": True})
     min_players = 2
     max_players = 4
     players_rule = "S2"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from types import MappingProxyType
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ from ..state import DealState, HandResult, Phase, TableMeld
 from .base import Variant
 
 if TYPE_CHECKING:
-    from ..state import GameState
+    from ..state import GameState, PlayerView
 
 DEALS = 13
 STARTER_CARDS = 8
@@ -50,6 +51,13 @@ class WildRummy(Variant):
 
     name = "wild"
     title = "Wild Rummy"
+    help_slug = "wild-rummy"
+    help_template = "games/help_wild.html"
+    lobby_note = "Wild Rummy always runs 13 deals"
+    how_won = "The lowest total wins (rule W15, after 13 deals)."
+    has_pending = True
+    take_only_when_playable = True
+    strong_play = MappingProxyType({"holds_melds": True, "outs_compared": 8, "counts_last_discard": True})
     min_players = 2
     max_players = 4
     players_rule = "W2"
@@ -64,6 +72,10 @@ class WildRummy(Variant):
     def describe_options(self) -> list[str]:
         """The 13 deals and their rotating wild rank (W3, W15)."""
         return [f"{self.deals_in_game} deals: aces are wild in deal 1, then 2s, and so on up to kings in deal 13."]
+
+    def wild_label(self, view: PlayerView) -> str:
+        """``"4s are wild"``, ``"Aces are wild"`` (W3)."""
+        return wild_rank_label(view.wild_rank)
 
     def deal_state_json(self, deal: DealState) -> dict:
         """``{"wild_rank": "A".."K", "pending": [key, ...]}``: the deal's wild rank (W3) and the
@@ -276,6 +288,14 @@ class WildRummy(Variant):
     def next_first(self, state: GameState, winner: int | None) -> int:
         """W4: the player left of the winner (or, after a stalemate, of this deal's starter) starts."""
         return ((winner if winner is not None else (state.deal.dealer + 1)) + 1) % state.players
+
+
+def wild_rank_label(rank: int | None) -> str:
+    """``"4s are wild"``, ``"Aces are wild"``; empty without a wild rank."""
+    if not rank:
+        return ""
+    names = {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings"}
+    return f"{names.get(rank, RANKS[rank - 1] + 's')} are wild"
 
 
 def wild_rank_name(rank: int | None) -> str:
