@@ -12,6 +12,7 @@ from django.urls import reverse
 from games.direct_play import arranged, automatic_reading, legal_readings, play_targets, saved_order
 from games.engine.cards import sort_by_suit
 from games.engine.melds import reading_matters
+from games.engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
 from games.models import Meld, Seat
 from games.presenters import contract_reading_choices
 from tests.engine.builders import build, cards, frayzy, frustration, wild
@@ -100,9 +101,9 @@ def test_a_contract_run_whose_wild_may_take_either_end_offers_both_places():
     hand = cards("5S 5H JK~1 7C 7D 7S 9C 9D 9S 5D 6D 8D JK KS")
     groups = {"5S": "1", "5H": "1", "JK~1": "1", "7C": "2", "7D": "2", "7S": "2", "5D": "3", "6D": "3", "8D": "3",
               "JK": "3"}
-    assert contract_reading_choices(3, hand, groups) == []  # contract 3: set, set, run; the run's JK fills 7♦
+    assert contract_reading_choices(FRUSTRATION_RULES, 3, hand, groups) == []  # contract 3: set, set, run; the run's JK fills 7♦
     groups.update({"8D": "", "7D": "3", "7H": "2"})
-    choices = contract_reading_choices(3, hand, {k: v for k, v in groups.items() if v})
+    choices = contract_reading_choices(FRUSTRATION_RULES, 3, hand, {k: v for k, v in groups.items() if v})
     assert [c.value for c in choices] == ["contract/JK=4D", "contract/JK=8D"]
     assert choices[0].label == "The run with JK as 4♦"
 
