@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,7 @@ GAMES = {**VARIANTS, QuickRummy.name: QuickRummy}
 
 
 REGISTRY = ROOT / "games/engine/variants/__init__.py"
-COMMENTS = {".js": re.compile(r"//[^\n]*|/\*.*?\*/", re.S), ".html": re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)}
+COMMENTS = {".js": re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL), ".html": re.compile(r"\{#.*?#\}|<!--.*?-->", re.DOTALL)}
 
 
 def _own_files(name: str) -> set[Path]:
@@ -50,7 +51,7 @@ def _identifier_names(identifier: str, slug: str) -> bool:
     words = identifier.lower().split("_")
     if slug not in CARD_WORDS:
         return slug in words
-    pairs = set(zip(words, words[1:]))
+    pairs = set(pairwise(words))
     return bool(pairs & {(slug, "game"), (slug, "rummy"), ("help", slug)})
 
 
@@ -111,9 +112,7 @@ def _python_findings(path: Path) -> list[tuple[str, int, str]]:
             identifiers = [node.attr]
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             identifiers = [node.name]
-        elif isinstance(node, ast.arg):
-            identifiers = [node.arg]
-        elif isinstance(node, ast.keyword) and node.arg:
+        elif isinstance(node, ast.arg) or (isinstance(node, ast.keyword) and node.arg):
             identifiers = [node.arg]
         elif isinstance(node, ast.alias):
             identifiers = [node.asname or node.name.rpartition(".")[2]]

@@ -1,8 +1,9 @@
 """Deal.variant_state: one JSON field for the variant's own part of a deal, filled from the
 per-variant columns (wild_rank and pending, W3 and W6; laid_down, R10), which 0013 drops."""
 
-import games.models
 from django.db import migrations, models
+
+import games.models
 
 
 def columns_to_state(apps, schema_editor):

@@ -6,7 +6,15 @@ from django.db.migrations.executor import MigrationExecutor
 
 from games.engine.cards import parse_card
 from tests.engine.builders import frustration, wild
-from tests.factories import current_deal, load_state, login, make_started_game, post_move, put_position, seat_to_move
+from tests.factories import (
+    current_deal,
+    load_state,
+    login,
+    make_started_game,
+    post_move,
+    put_position,
+    seat_to_move,
+)
 
 BEFORE = [("games", "0009_expert_bot_level")]
 AFTER = [("games", "0013_drop_deal_variant_columns")]
