@@ -13,11 +13,15 @@ from records.history import HistoryFilters
 from .models import PlayPreferences
 
 
+def game_choices() -> list[tuple[str, str]]:
+    """"All games", then every registered variant by title."""
+    return [("", "All games")] + [(name, v.title) for name, v in VARIANTS.items()]
+
+
 class HistoryFilterForm(forms.Form):
     """The match history's filters (GET): game type, result, opponent's user name, date range."""
 
-    variant = forms.ChoiceField(label="Game", required=False,
-                                choices=[("", "All games")] + [(name, v.title) for name, v in VARIANTS.items()])
+    variant = forms.ChoiceField(label="Game", required=False, choices=game_choices)
     result = forms.ChoiceField(label="Result", required=False,
                                choices=[("", "Any result"), ("won", "Won"), ("lost", "Lost")])
     opponent = forms.CharField(label="Opponent", required=False, max_length=150)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from .engine.actions import LayContract, LayMeld, LayOff
-from .engine.cards import Card, parse_card
-from .engine.melds import SET
+from .engine.cards import Card
+from .engine.melds import reading_matters
 from .engine.state import PlayerView
 
 HAND_ORDER_LIMIT = 60
@@ -50,36 +50,27 @@ def legal_readings(view: PlayerView, cards: Sequence[str], meld: int | None) -> 
     return [a for a in view.legal_actions if isinstance(a, LayOff) and a.meld == meld and set(a.cards) == chosen]
 
 
-def _rank(code: str) -> int | None:
-    try:
-        return parse_card(code).rank
-    except ValueError:
-        return None
-
-
-def reading_matters(view: PlayerView, readings: Sequence[LayMeld | LayOff]) -> bool:
-    """False when ``readings`` (two or more of the same cards and target) differ only in which free
-    suit a wild of a set takes: rule 0.3 records a set's wild by its rank, and any natural of a free
-    suit can still join the set, by a lay-off or a swap (W10, W11). A wild's place in a run (which
-    end, which gap) always matters."""
+def _reading_matters(view: PlayerView, readings: Sequence[LayMeld | LayOff]) -> bool:
+    """``melds.reading_matters`` for ``readings`` (two or more of the same cards and target) of ``view``;
+    True for a lay-off on a meld the view does not show."""
     first = readings[0]
+    onto = None
     if isinstance(first, LayOff):
         meld = next((m for m in view.melds if m.id == first.meld), None)
-        return meld is None or meld.shape.kind != SET
-    wilds = {key for reading in readings for key, _ in reading.wilds}
-    ranks = {parse_card(key).rank for key in first.cards if key not in wilds}
-    ranks |= {_rank(code) for reading in readings for _, code in reading.wilds}
-    return len(ranks) != 1 or None in ranks
+        if meld is None:
+            return True
+        onto = meld.shape
+    return reading_matters(first.cards, [reading.wilds for reading in readings], onto)
 
 
 def automatic_reading(view: PlayerView, payload: dict) -> dict | None:
     """``payload`` (a ``lay_meld`` or ``lay_off`` action as JSON, its wilds undeclared) with the
     wilds of its first legal reading declared, when it has several legal readings and the choice
-    does not matter (``reading_matters``); None when the player must choose or nothing is legal."""
+    does not matter (``melds.reading_matters``, rule 0.3); None when the player must choose or nothing is legal."""
     if payload.get("type") not in ("lay_meld", "lay_off") or payload.get("wilds"):
         return None
     readings = legal_readings(view, payload.get("cards", ()), payload.get("meld"))
-    if len(readings) < 2 or reading_matters(view, readings):
+    if len(readings) < 2 or _reading_matters(view, readings):
         return None
     return {**payload, "wilds": dict(readings[0].wilds)}
 

@@ -6,42 +6,41 @@ from django.http import QueryDict
 
 from .engine.cards import DRAW5
 from .engine.variants import VARIANTS
-from .engine.variants.frayzy import DEFAULT_TARGET as FRAYZY_TARGET
-from .engine.variants.frayzy import EXTENDED_TARGET
+from .engine.variants.base import TableOption
 from .models import DAY, TIME_PER_MOVE_CHOICES, Seat
-from .engine.variants.standard import DEFAULT_TARGET
 from .services import Refusal
 
-LOWEST_TARGET = 50
-HIGHEST_TARGET = 500
 MELD_NUMBER_DIGITS = 4
 MOVE_TYPES = ("draw_stock", "take_discard", "lay_meld", "lay_off", "discard", "lay_contract")
-"""Moves sent as ``action=<type>``; Frayzy's action cards come as ``play_card`` and ``choose_target`` fields."""
-VARIANT_OPTIONS = {"standard": {"target": "target", "going_rummy": "going_rummy"}, "wild": {}, "frustration": {},
-                   "frayzy": {"target": "frayzy_target"}}
+"""Moves sent as ``action=<type>``; action cards (F14) come as ``play_card`` and ``choose_target`` fields."""
 GROUP_FIELD = "group:"
 STANDS_FIELD = "stands:"
 MAX_GROUPS = 4
-"""Each variant's table options and the form field that holds each; a variant not listed has none."""
 SEAT_DIGITS = 2
 CONTRACT_READING = "contract"
 """``reading=contract/<wilds>``: a reading chosen for the lay-contract form (0.3)."""
 
 
-class NewTableForm(forms.Form):
-    """Open a table: game, seats, visibility and the chosen variant's table options (Standard:
-    target and going rummy; Wild Rummy has none beyond the seats)."""
+def option_field(option: TableOption, title: str) -> forms.Field:
+    """The lobby form's field for a variant's table ``option`` (``title``: the variant's), labelled
+    ``"<title>: <label>"``: a whole number within its bounds, a choice, or a checkbox."""
+    label = f"{title}: {option.label}"
+    if option.choices:
+        return forms.TypedChoiceField(choices=option.choices, coerce=int, initial=option.default, required=False,
+                                      empty_value=option.default, label=label)
+    if isinstance(option.default, bool):
+        return forms.BooleanField(required=False, initial=option.default or None, label=label)
+    return forms.IntegerField(min_value=option.low, max_value=option.high, initial=option.default, required=False,
+                              label=label)
 
-    variant = forms.ChoiceField(choices=[(name, v.title) for name, v in VARIANTS.items()], initial="standard")
+
+class NewTableForm(forms.Form):
+    """Open a table: game, seats, visibility and the chosen variant's table options (each
+    variant's ``table_options``, one field each, after the visibility)."""
+
+    variant = forms.ChoiceField(choices=(), initial=next(iter(VARIANTS)))
     players = forms.TypedChoiceField(choices=[(n, f"{n} players") for n in (2, 3, 4)], coerce=int, initial=2)
     is_private = forms.BooleanField(required=False, label="Private table (join by invite link only)")
-    target = forms.IntegerField(min_value=LOWEST_TARGET, max_value=HIGHEST_TARGET, initial=DEFAULT_TARGET,
-                                required=False, label="Standard Rummy: game ends when a player reaches (penalty points)")
-    going_rummy = forms.BooleanField(required=False, label="Standard Rummy: going rummy doubles penalties (rule S14)")
-    frayzy_target = forms.TypedChoiceField(
-        choices=[(FRAYZY_TARGET, f"{FRAYZY_TARGET} points"), (EXTENDED_TARGET, f"Extended Play: {EXTENDED_TARGET} points")],
-        coerce=int, initial=FRAYZY_TARGET, required=False, empty_value=FRAYZY_TARGET,
-        label="Frayzy: game ends when a player reaches (rule F18)")
     time_per_move = forms.TypedChoiceField(choices=TIME_PER_MOVE_CHOICES, coerce=int, initial=DAY,
                                            required=False, empty_value=DAY,
                                            label="Time per move (then the computer plays the turn)")
@@ -50,20 +49,22 @@ class NewTableForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # The lobby page shows a variant's options only while that variant is chosen (static/js/lobby.js).
-        for variant, fields in VARIANT_OPTIONS.items():
-            for field in fields.values():
-                self.fields[field].widget.attrs["data-variant-option"] = variant
-
-    def clean_target(self):
-        """A missing target means the default (S15)."""
-        target = self.cleaned_data.get("target")
-        return DEFAULT_TARGET if target is None else target
+        self.fields["variant"].choices = [(name, v.title) for name, v in VARIANTS.items()]
+        order = ["variant", "players", "is_private"]
+        for name, variant in VARIANTS.items():
+            for option in variant.table_options:
+                field = self.fields[option.field] = option_field(option, variant.title)
+                # The lobby page shows a variant's options only while that variant is chosen (static/js/lobby.js).
+                field.widget.attrs["data-variant-option"] = name
+                order.append(option.field)
+        self.order_fields(order)
 
     def table_arguments(self) -> dict:
-        """Keyword arguments for ``services.create_table``; only the chosen variant's options."""
+        """Keyword arguments for ``services.create_table``; only the chosen variant's options, a
+        missing one at its default."""
         data = self.cleaned_data
-        options = {name: data[field] for name, field in VARIANT_OPTIONS.get(data["variant"], {}).items()}
+        options = {option.name: option.default if data[option.field] is None else data[option.field]
+                   for option in VARIANTS[data["variant"]].table_options}
         return {"variant": data["variant"], "players": data["players"], "is_private": data["is_private"],
                 "options": options, "time_per_move": data["time_per_move"],
                 "absence_stops_clock": data["absence_stops_clock"]}

@@ -23,6 +23,11 @@ TIME_PER_MOVE_CHOICES = [(2 * MINUTE, "2 minutes (live)"), (HOUR, "1 hour"), (12
 """Time per move a table may give each turn, in seconds, with its label."""
 
 
+def variant_choices() -> list[tuple[str, str]]:
+    """``(name, title)`` of every registered variant, for the ``Game.variant`` field."""
+    return [(name, v.title) for name, v in VARIANTS.items()]
+
+
 def new_invite_code() -> str:
     """A random, URL-safe invite code for a private table (12 characters)."""
     return secrets.token_urlsafe(INVITE_CODE_BYTES)
@@ -65,7 +70,7 @@ class Game(models.Model):
         PAUSED = "paused", "Paused (no player at the table)"
         ABANDONED = "abandoned", "Abandoned"
 
-    variant = models.CharField(max_length=20, choices=[(name, v.title) for name, v in VARIANTS.items()])
+    variant = models.CharField(max_length=20, choices=variant_choices)
     options = models.JSONField(default=dict, blank=True)
     players = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
@@ -102,9 +107,15 @@ class Game(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("game_detail", args=[self.pk])
 
+    @property
+    def rules(self):
+        """The variant object with this table's options (``engine.variants``): everything the pages,
+        the store and the computer players ask about the game."""
+        return make_variant(self.variant, self.options)
+
     def table_rules(self) -> list[str]:
         """The table's options in words, e.g. ["The game ends when a player reaches 150 penalty points.", ...]."""
-        return make_variant(self.variant, self.options).describe_options()
+        return self.rules.describe_options()
 
 
 class Seat(models.Model):
@@ -167,11 +178,10 @@ class Seat(models.Model):
 class Deal(models.Model):
     """One hand: its dealer, secret shuffle seed, whose turn and phase, and its result once over.
 
-    ``wild_rank`` is the rank whose cards are wild in this deal (``"A"``..``"K"``, W3), blank when
-    the variant has none; ``pending`` the keys of the cards the player to move must play before
-    discarding (W6); ``laid_down`` one boolean per seat position, whether it laid its contract this
-    round (Frustration, R10), empty in other variants. ``result`` keeps, for Frustration, who laid
-    down and who advanced: the contract board's history (R15). ``commitment`` is the SHA-256 of the
+    ``variant_state`` is the variant's own part of the deal as JSON, written and read by the variant
+    (``Variant.deal_state_json``), e.g. a wild rank and pending cards (W3, W6) or who laid their
+    contract this round (R10); ``{}`` when it has none. ``result`` is ``HandResult.to_json()``, and
+    may hold variant fields too (R15's ``laid_down``). ``commitment`` is the SHA-256 of the
     seed and deck order, shown when the deal is dealt (``engine.commitment``); ``seed`` stays secret
     until the deal ends.
     """
@@ -189,9 +199,7 @@ class Deal(models.Model):
     played_this_turn = models.BooleanField(default=False)
     played_before = models.JSONField(default=list)
     next_meld_number = models.PositiveSmallIntegerField(default=1)
-    wild_rank = models.CharField(max_length=2, blank=True)
-    pending = models.JSONField(default=list, blank=True)
-    laid_down = models.JSONField(default=list, blank=True)
+    variant_state = models.JSONField(default=dict, blank=True)
     result = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -9,13 +9,11 @@ from dataclasses import dataclass, field
 
 from .direct_play import arranged, legal_readings, play_targets
 from .engine.actions import ChooseTarget, Discard, LayContract, LayMeld, LayOff, PlayAction, SwapWild
-from .engine.cards import (ACTION_NAMES, COLOUR_NAMES, COLOURS, DISCARD1, DRAW5, FRAYZY_WILD, NUMBERS, RANKS, SKIP,
+from .engine.cards import (ACTION_NAMES, COLOUR_NAMES, COLOURS, DISCARD1, DRAW5, COLOUR_WILD, NUMBERS, RANKS, SKIP,
                           SUIT_NAMES, SUITS, Card, parse_card, sort_by_rank, sort_by_suit)
 from .engine.contracts import CONTRACTS, contract_text, group_label
-from .engine.melds import declaration, meld_readings, show, show_code, show_wild
+from .engine.melds import MeldRules, declaration, meld_readings, show, show_code, show_wild
 from .engine.state import Phase, PlayerView, TableMeld
-from .engine.variants.frayzy import MELD_RULES as FRAYZY_RULES
-from .engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
 from .forms import ComputerPlayerForm
 from .models import Game, Move
 from .services import Board
@@ -39,14 +37,14 @@ def code_name(code: str) -> str:
         return f"any {RANK_WORDS.get(code, code)}"
     if code in ACTION_NAMES:
         return ACTION_NAMES[code]
-    return {FRAYZY_WILD: "Wild", "JK": "joker"}.get(code, code)
+    return {COLOUR_WILD: "Wild", "JK": "joker"}.get(code, code)
 
 
 def card_name(card: Card, wild: bool = False, stands_for: str = "") -> str:
     """``card`` in words (``code_name``); a wild says so and, on the table, what it stands for:
     ``"7 of diamonds, wild, standing for 9 of clubs"`` (W3, R5, 0.3)."""
     name = code_name(card.code)
-    if (wild or stands_for or card.is_joker) and card.code != FRAYZY_WILD:
+    if (wild or stands_for or card.is_joker) and card.code != COLOUR_WILD:
         name += ", wild"
     return f"{name}, standing for {code_name(stands_for)}" if stands_for else name
 
@@ -173,18 +171,6 @@ def contract_groups(number: int) -> list[Choice]:
     return groups
 
 
-HELP_PAGES = {"standard": "help_standard", "wild": "help_wild", "frustration": "help_frustration",
-              "frayzy": "help_frayzy"}
-
-
-def wild_rank_label(rank: int | None) -> str:
-    """``"4s are wild"``, ``"Aces are wild"``; empty without a wild rank."""
-    if not rank:
-        return ""
-    names = {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings"}
-    return f"{names.get(rank, RANKS[rank - 1] + 's')} are wild"
-
-
 def _declaration_text(wilds: tuple[tuple[str, str], ...]) -> str:
     return ",".join(f"{key}={code}" for key, code in wilds)
 
@@ -207,13 +193,13 @@ def reading_choices(view: PlayerView, selected: set[str], meld: int | None) -> l
     return choices
 
 
-def contract_reading_choices(number: int, hand: list[Card], groups: dict[str, str]) -> list[Choice]:
+def contract_reading_choices(rules: MeldRules, number: int, hand: list[Card], groups: dict[str, str]) -> list[Choice]:
     """For a contract refused because a wild has more than one place (0.3, R10): each reading of
-    the first group that has several, as a button declaring its wilds (``"contract/JK=8H"``).
-    ``groups`` maps card keys to group numbers as the player sent them."""
+    the first group that has several under the meld ``rules``, as a button declaring its wilds
+    (``"contract/JK=8H"``). ``groups`` maps card keys to group numbers as the player sent them."""
     for index, (kind, _) in enumerate(CONTRACTS[number], start=1):
         cards = [c for c in hand if groups.get(c.key) == str(index)]
-        readings = meld_readings(cards, FRUSTRATION_RULES, kind)[0] if cards else []
+        readings = meld_readings(cards, rules, kind)[0] if cards else []
         if len(readings) > 1:
             label = group_label(number, index - 1)
             return [Choice(f"{label.capitalize()} with {_wild_label(declaration(r, cards))}",
@@ -232,10 +218,6 @@ def _show_keys(keys: list[str], wilds: dict[str, str] | None = None) -> str:
     """Cards as players read them; a wild in ``wilds`` (key -> what it stands for, 0.3) as ``7♦=9♣``."""
     wilds = wilds or {}
     return " ".join(show_wild(parse_card(key), wilds[key]) if key in wilds else show(parse_card(key)) for key in keys)
-
-
-DEAL_WORDS = {"standard": "Hand", "wild": "Deal", "frustration": "Round", "frayzy": "Round"}
-"""What each game calls a deal in its rules (S12 hand, W13 deal, R15 round, F16 round)."""
 
 
 def start_card_effect(code: str, dealer: int, names: list[str]) -> str:
@@ -334,7 +316,7 @@ ACTOR_NOTES = {Move.Actor.DEADLINE: " (time ran out: the computer played)",
 
 
 def describe_move(move: Move, names: list[str], deal_word: str = "Deal") -> list[str]:
-    """Every event of ``move`` in words; ``deal_word`` is what the game calls a deal (DEAL_WORDS).
+    """Every event of ``move`` in words; ``deal_word`` is what the game calls a deal (``Variant.deal_word``).
     A move the computer made for a person says so (time ran out, autopilot)."""
     note = ACTOR_NOTES.get(move.actor, "")
     return [describe_event(event, names, deal_word) + note for event in move.events]
@@ -355,8 +337,8 @@ class DrawFiveChooser:
     targets: tuple[Choice, ...]
 
 
-def frayzy_context(view: PlayerView, names: list[str], me: int | None) -> dict:
-    """Frayzy's part of the board (F4, F6, F14): the start card and its effect, whether the discard
+def action_card_context(view: PlayerView, names: list[str], me: int | None) -> dict:
+    """The board's part for a game with action cards (F4, F6, F14): the start card and its effect, whether the discard
     pile is closed, the action cards the viewer may play (Skip, Discard 1 as buttons; Draw 5 with a
     target chooser, themselves included) and a Draw 5 start card's choice of who draws."""
     legal = view.legal_actions
@@ -369,7 +351,6 @@ def frayzy_context(view: PlayerView, names: list[str], me: int | None) -> dict:
             Choice("yourself" if a.target == me else names[a.target], str(a.target)) for a in order))
     start = view.start_card
     return {
-        "is_frayzy": True,
         "start_card": start,
         "start_effect": start_card_effect(start.code, view.dealer, names) if start and view.discard_size == 1 else "",
         "discard_closed": bool(view.discard_top and view.discard_top.is_action),
@@ -404,7 +385,8 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
     selected, groups = set(form.selected), form.groups
     game, view = board.game, board.view
     names = [seat.name for seat in board.seats]
-    context: dict = {"game": game, "board": board, "view": view, "names": names, "hand_sort": hand_sort,
+    rules = game.rules
+    context: dict = {"game": game, "rules": rules, "board": board, "view": view, "names": names, "hand_sort": hand_sort,
                      "my_seat": board.seat, "your_turn": False, "error": error, "selected": selected or set()}
     if view is None:
         context["title"] = f"{game} \u2014 waiting for players"
@@ -422,20 +404,12 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
     your_turn = bool(legal)
     pending = set(view.pending)
 
-    is_frustration = game.variant == "frustration"
-    is_frayzy = game.variant == "frayzy"
-
-    def is_wild(c: Card) -> bool:
-        if is_frayzy:
-            return FRAYZY_RULES.is_wild(c)
-        return FRUSTRATION_RULES.is_wild(c) if is_frustration else c.rank == view.wild_rank
-
     def hand_card(c: Card) -> HandCard:
-        return HandCard(c, c.key in discardable, is_wild(c), c in pending, groups.get(c.key, ""),
+        return HandCard(c, c.key in discardable, rules.is_wild(c, view), c in pending, groups.get(c.key, ""),
                         form.stands.get(c.key, ""))
 
     me = board.seat.position if board.seat else None
-    if is_frustration:
+    if rules.has_contracts:
         lines, history = contract_board(names, view, board.results)
         laying = bool(legal) and view.phase == Phase.PLAY and me is not None and not view.laid_down[me]
         context.update({"contract_lines": lines, "contract_history": history,
@@ -443,20 +417,18 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
                         "my_contract": f"{view.totals[me]}: {contract_text(view.totals[me])}" if me is not None else "",
                         "contract_ready": any(isinstance(a, LayContract) for a in legal)})
 
-    if is_frayzy:
-        context.update(frayzy_context(view, names, me))
+    if rules.has_action_cards:
+        context.update(action_card_context(view, names, me))
 
     readings: list[Choice] = []
     if error is not None and error.code == "choose_wild":
-        readings = (contract_reading_choices(view.totals[me], list(view.hand), groups) if groups
+        readings = (contract_reading_choices(rules.meld_rules_for(view), view.totals[me], list(view.hand), groups)
+                    if groups
                     else reading_choices(view, selected, form.meld))
     context.update({
-        "is_wild_game": view.deals_in_game is not None,
-        "is_frustration": is_frustration,
-        "deal_label": f"{DEAL_WORDS[game.variant]} {view.deal_number}"
+        "deal_label": f"{rules.deal_word} {view.deal_number}"
                       + (f" of {view.deals_in_game}" if view.deals_in_game else ""),
-        "wild_label": "Jokers and 2s are wild" if is_frustration else wild_rank_label(view.wild_rank),
-        "help_url": HELP_PAGES[game.variant],
+        "wild_label": rules.wild_label(view),
         "pending_cards": [hand_card(c) for c in order(list(view.pending))],
         "readings": readings,
         "plays": play_targets(view) if your_turn else None,
@@ -475,9 +447,9 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
                             tuple(TableCard(c, m.shape.stands_for(c)) for c in m.shape.cards), _swap_choices(view, m))
                   for m in view.melds],
         "score_sheet": [ScoreRow(r["deal"], r["penalties"],
-                                 _outcome(r, names, "stock ran out" if is_frayzy else "stalemate"),
+                                 _outcome(r, names, rules.no_winner),
                                  r["winner"] is None, bool(r.get("streak_bonus"))) for r in board.results],
-        "deal_word": DEAL_WORDS[game.variant],
+        "deal_word": rules.deal_word,
         "can_select": your_turn and view.phase in (Phase.PLAY, Phase.EXTRA_DISCARD),
         "finished": game.status == Game.Status.FINISHED,
         "can_reclaim": board.seat is not None and board.seat.autopilot
@@ -523,7 +495,7 @@ def table_feel_context(board: Board, names: list[str]) -> dict:
     latest move in words (the page's one live region for moves), the running turn clock, and the
     deal whose end-of-deal summary the page offers (the latest finished deal, during the next deal
     and at game over)."""
-    deal_word = DEAL_WORDS[board.game.variant]
+    deal_word = board.game.rules.deal_word
     log = [LogEntry(move.ply, tuple(describe_move(move, names, deal_word))) for move in board.last_moves]
     summary_deal = board.results[-1]["deal"] if board.results else None
     return {"log": log, "latest_move": " ".join(log[0].lines) if log else "", "clock": turn_clock_of(board),

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
-from .engine.cards import RANKS, parse_card
+from .engine.cards import parse_card
 from .engine.cards import Card as EngineCard
 from .engine.commitment import deal_commitment
 from .engine.melds import MeldShape
 from .engine.state import DealState, GameState, HandResult, Phase, TableMeld
-from .engine.variants import make_variant
+from .engine.variants.base import Variant
 from .models import Card, Deal, Game, Meld, Seat
 
 CARD_PLACE_FIELDS = ["location", "position", "seat", "meld", "stands_for"]
@@ -107,17 +107,17 @@ def load_state(rows: LoadedGame) -> GameState:
                        MeldShape(meld.kind, tuple(meld_cards[meld.number]), tuple(meld_wilds[meld.number])),
                        meld.is_contract)
              for meld in rows.meld_rows.values()]
+    variant = game.rules
     deal_state = DealState(
         number=deal.number, dealer=deal.dealer, seed=deal.seed, hands=hands, stock=stock, discard=discard,
         melds=table, turn=deal.turn, phase=Phase(deal.phase),
         taken_discard=parse_card(deal.taken_discard) if deal.taken_discard else None,
         rebuilds=deal.rebuilds, stalemate=deal.stalemate, played_this_turn=deal.played_this_turn,
         played_before=list(deal.played_before), next_meld_id=deal.next_meld_number,
-        wild_rank=RANKS.index(deal.wild_rank) + 1 if deal.wild_rank else None,
-        pending=[parse_card(key) for key in deal.pending], laid_down=list(deal.laid_down),
+        **variant.deal_state_fields(deal.variant_state),
     )
     return GameState(
-        variant=make_variant(game.variant, game.options), players=game.players, seed=game.seed,
+        variant=variant, players=game.players, seed=game.seed,
         totals=[seat.total for seat in rows.seats], deal=deal_state, last_result=rows.last_result,
         finished=game.status == Game.Status.FINISHED, streaks=[seat.streak for seat in rows.seats],
     )
@@ -140,7 +140,7 @@ def create_deal(rows: LoadedGame, deal: DealState) -> Deal:
     freshly dealt ``deal``."""
     row = Deal(game=rows.game, number=deal.number, dealer=deal.dealer, seed=deal.seed,
                commitment=deal_commitment(deal))
-    _copy_deal_fields(row, deal)
+    _copy_deal_fields(row, deal, rows.game.rules)
     row.save()
     seat_rows = rows.seats
     cards = Card.objects.bulk_create(
@@ -154,7 +154,7 @@ def create_deal(rows: LoadedGame, deal: DealState) -> Deal:
     return row
 
 
-def _copy_deal_fields(row: Deal, deal: DealState) -> None:
+def _copy_deal_fields(row: Deal, deal: DealState, variant: Variant) -> None:
     row.turn = deal.turn
     row.phase = deal.phase.value
     row.taken_discard = deal.taken_discard.key if deal.taken_discard else ""
@@ -163,12 +163,11 @@ def _copy_deal_fields(row: Deal, deal: DealState) -> None:
     row.played_this_turn = deal.played_this_turn
     row.played_before = list(deal.played_before)
     row.next_meld_number = deal.next_meld_id
-    row.wild_rank = RANKS[deal.wild_rank - 1] if deal.wild_rank else ""
-    row.pending = [card.key for card in deal.pending]
-    row.laid_down = list(deal.laid_down)
+    row.variant_state = variant.deal_state_json(deal)
 
 
-def _save_deal(rows: LoadedGame, before: DealState, after: DealState, result: HandResult | None) -> None:
+def _save_deal(rows: LoadedGame, variant: Variant, before: DealState, after: DealState,
+               result: HandResult | None) -> None:
     """Write what changed between two positions of the same deal: card places, new melds, the deal row."""
     deal_row = rows.deal
     old_places, new_places = _places(before), _places(after)
@@ -192,7 +191,7 @@ def _save_deal(rows: LoadedGame, before: DealState, after: DealState, result: Ha
         Card.objects.filter(pk=card.pk).update(**{name: getattr(card, name) for name in CARD_PLACE_FIELDS})
     elif updates:
         Card.objects.bulk_update(updates, CARD_PLACE_FIELDS)
-    _copy_deal_fields(deal_row, after)
+    _copy_deal_fields(deal_row, after, variant)
     if result is not None:
         deal_row.result = result.to_json()
         deal_row.ended_at = timezone.now()
@@ -214,11 +213,11 @@ def save_state(rows: LoadedGame, before: GameState, after: GameState) -> None:
     """
     ended = after.ended_deal
     if ended is not None:
-        _save_deal(rows, before.deal, ended, after.last_result)
+        _save_deal(rows, after.variant, before.deal, ended, after.last_result)
         save_totals(rows, after)
         rows.last_result = after.last_result
         rows.results.append(rows.deal.result)
         if after.deal is not ended:
             create_deal(rows, after.deal)
     else:
-        _save_deal(rows, before.deal, after.deal, None)
+        _save_deal(rows, after.variant, before.deal, after.deal, None)

@@ -23,9 +23,5 @@ urlpatterns = [
     path("games/<id:game_id>/reclaim", views.game_reclaim, name="game_reclaim"),
     path("games/mine", views.my_games, name="my_games"),
     path("join/<str:code>", views.join_by_code, name="join_by_code"),
-    path("help/standard-rummy", views.help_page, {"template_name": "games/help_standard.html"}, name="help_standard"),
-    path("help/wild-rummy", views.help_page, {"template_name": "games/help_wild.html"}, name="help_wild"),
-    path("help/frustration-rummy", views.help_page, {"template_name": "games/help_frustration.html"},
-         name="help_frustration"),
-    path("help/frayzy", views.help_page, {"template_name": "games/help_frayzy.html"}, name="help_frayzy"),
+    path("help/<slug:slug>", views.help_page, name="help"),
 ]

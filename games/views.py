@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
@@ -17,6 +17,7 @@ from django_ratelimit.core import is_ratelimited
 
 from . import notices, services, turn_clock
 from .direct_play import automatic_reading, saved_order
+from .engine.variants import VARIANTS
 from .forms import ComputerPlayerForm, NewTableForm, chosen_meld, contract_choices, contract_stands, move_payload
 from .models import Game
 from .presenters import RefusedForm, board_context
@@ -271,6 +272,10 @@ def join_by_code(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_safe
-def help_page(request: HttpRequest, template_name: str) -> HttpResponse:
-    """How to play one of the games on this site, in our own words (``template_name`` from the URL)."""
-    return render(request, template_name)
+def help_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """How to play one of the games on this site, in our own words: the help page of the variant
+    whose ``help_slug`` is ``slug``. Raises Http404 for any other slug."""
+    variant = next((v for v in VARIANTS.values() if v.help_slug == slug), None)
+    if variant is None:
+        raise Http404("No such game.")
+    return render(request, variant.help_template)

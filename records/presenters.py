@@ -16,7 +16,6 @@ from games.engine.commitment import commitment_text, deck_order, sha256_hex
 from games.engine.state import DealState, GameState
 from games.models import Card as CardRow
 from games.models import Deal, Game, Seat
-from games.presenters import DEAL_WORDS
 
 from .notation import MoveLine, move_lines
 from .replay import LoggedMove, replay, replay_log
@@ -211,17 +210,14 @@ class DealSummary:
     number: int
     ending: str
     points_word: str
-    is_frustration: bool
+    has_contracts: bool
     lines: list[SummaryLine]
 
 
-POINTS_WORDS = {"standard": "Penalty points", "wild": "Points", "frayzy": "Points", "frustration": "Contract"}
-
-
-def _ending(variant: str, result: dict, names: list[str]) -> str:
+def _ending(no_winner: str, result: dict, names: list[str]) -> str:
     winner = result["winner"]
     if winner is None:
-        return "The stock ran out: nobody went out." if variant == "frayzy" else "A stalemate: nobody went out."
+        return no_winner
     notes = [note for flag, note in (("rummy", "went rummy, penalties doubled"), ("streak_bonus", "streak bonus"))
              if result.get(flag)]
     return f"{names[winner]} went out" + (f" ({', '.join(notes)})." if notes else ".")
@@ -240,13 +236,13 @@ def deal_summary(game: Game, seats: list[Seat], deal: Deal, results: list[dict])
     rows = CardRow.objects.filter(deal=deal, location=CardRow.Location.HAND).values_list("seat__position", "code", "copy")
     for position, code, copy in rows:
         left[position].append(Card(parse_card(code).code, copy))
-    is_frustration = "laid_down" in result
+    rules = game.rules
     lines = []
     for seat in seats:
         position = seat.position
         points = result["penalties"][position]
         hand = tuple(sort_by_suit(left[position]))
-        if is_frustration:
+        if rules.has_contracts:
             # The contract the seat played: its contract now less every advance from this round on (R15).
             contract = seat.total - sum(r["penalties"][position] for r in results if r["deal"] >= deal.number)
             lines.append(SummaryLine(seat.name, result["winner"] == position, hand, points, contract + points,
@@ -254,5 +250,5 @@ def deal_summary(game: Game, seats: list[Seat], deal: Deal, results: list[dict])
         else:
             total = sum(r["penalties"][position] for r in results if r["deal"] <= deal.number)
             lines.append(SummaryLine(seat.name, result["winner"] == position, hand, points, total))
-    return DealSummary(DEAL_WORDS[game.variant], deal.number, _ending(game.variant, result, [s.name for s in seats]),
-                       POINTS_WORDS[game.variant], is_frustration, lines)
+    return DealSummary(rules.deal_word, deal.number, _ending(rules.no_winner_sentence, result, [s.name for s in seats]),
+                       rules.score_label, rules.has_contracts, lines)

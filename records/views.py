@@ -56,7 +56,7 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
         "deal_records": deal_records(deals, facts),
         "move_lines": [(line, context["names"][line.seat])
                        for line in move_lines(moves, facts.drawn if facts and face_up else None)],
-        "chart": score_chart(context["names"], board.results) if board.results and not context.get("is_frustration") else None,
+        "chart": score_chart(context["names"], board.results) if board.results and not game.rules.has_contracts else None,
         "frame": replay_frame(game, board.seats, board.seat, moves, _step(request, len(moves))) if board.view else None,
         "title": f"Record of {game}",
     })

@@ -26,7 +26,7 @@ COLOURS = ("R", "B", "G", "Y")
 COLOUR_NAMES = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
 NUMBERS = tuple(str(n) for n in range(1, 13))
 """Frayzy's numbers 1-12 as written in notation (rule F1)."""
-FRAYZY_WILD = "W"
+COLOUR_WILD = "W"
 SKIP = "SKIP"
 DRAW5 = "DRAW5"
 DISCARD1 = "DISCARD1"
@@ -128,7 +128,7 @@ def parse_card(key: str) -> Card:
     code, tilde, copy_text = key.partition("~")
     copy = int(copy_text) if copy_text.isdigit() and copy_text[0] != "0" else 0
     known = (code == JOKER or (code[:-1] in _RANK_VALUES and code[-1:] in SUITS)
-             or Card(code).is_coloured or code == FRAYZY_WILD or code in ACTION_CARDS)
+             or Card(code).is_coloured or code == COLOUR_WILD or code in ACTION_CARDS)
     if (tilde and copy == 0) or not known:
         raise ValueError(f"not a card: {key!r}")
     return Card(code, copy)
@@ -153,13 +153,13 @@ def standard_deck(decks: int = 1, jokers: int = 0) -> list[Card]:
     return cards
 
 
-def frayzy_deck(copies: int = 2, wilds: int = 8, skips: int = 4, draw_fives: int = 4,
-                discard_ones: int = 4) -> list[Card]:
+def coloured_deck(copies: int = 2, wilds: int = 8, skips: int = 4, draw_fives: int = 4,
+                  discard_ones: int = 4) -> list[Card]:
     """Build Frayzy's unshuffled deck (rule F1): ``copies`` of each number 1-12 in each of the four
     colours, then the Wilds and the three kinds of action card. The defaults give 116 cards."""
     cards = [Card(f"{colour}{number}", copy)
              for copy in range(copies) for colour in COLOURS for number in NUMBERS]
-    for code, count in ((FRAYZY_WILD, wilds), (SKIP, skips), (DRAW5, draw_fives), (DISCARD1, discard_ones)):
+    for code, count in ((COLOUR_WILD, wilds), (SKIP, skips), (DRAW5, draw_fives), (DISCARD1, discard_ones)):
         cards += [Card(code, copy) for copy in range(count)]
     return cards
 

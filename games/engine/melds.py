@@ -19,7 +19,8 @@ from dataclasses import dataclass, field, replace
 from itertools import permutations
 from typing import Mapping, Sequence
 
-from .cards import ACTION_NAMES, COLOUR_NAMES, COLOURS, FRAYZY_WILD, NUMBERS, RANKS, SUIT_SYMBOLS, SUITS, Card, card_code
+from .cards import (ACTION_NAMES, COLOUR_NAMES, COLOURS, COLOUR_WILD, NUMBERS, RANKS, SUIT_SYMBOLS, SUITS, Card, card_code,
+                    parse_card)
 from .errors import IllegalAction
 
 SET = "set"
@@ -127,7 +128,7 @@ def show(card: Card) -> str:
         return f"{COLOUR_NAMES[card.suit].capitalize()} {card.rank_name}"
     if card.is_action:
         return ACTION_NAMES[card.code]
-    if card.code == FRAYZY_WILD:
+    if card.code == COLOUR_WILD:
         return "Wild"
     return card.code if card.is_joker else f"{card.rank_name}{SUIT_SYMBOLS[card.suit]}"
 
@@ -286,6 +287,31 @@ def _run_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card]
         return [], rules.no_wrap_message()
     return [], f"{show_cards(naturals)} and {len(wilds)} wild{'s' if len(wilds) != 1 else ''} cannot make a run " \
                f"of {size} within {rules.rank_names[0]}..{rules.rank_names[min(top, len(rules.rank_names)) - 1]}."
+
+
+def reading_matters(cards: Sequence[str], declarations: Sequence[Sequence[tuple[str, str]]],
+                    onto: MeldShape | None = None) -> bool:
+    """Whether the choice between several legal readings of the same play matters (rule 0.3).
+
+    ``cards`` are the keys played, ``declarations`` each reading's ``(wild key, code)`` pairs, and
+    ``onto`` the meld they are laid off on (None: a new meld). False when the readings differ only
+    in which free suit a wild of a set takes: 0.3 records a set's wild by its rank, and any natural
+    of a free suit can still join the set, by a lay-off or a swap (W10, W11). A wild's place in a
+    run (which end, which gap) always matters.
+    """
+    if onto is not None:
+        return onto.kind != SET
+    wilds = {key for declared in declarations for key, _ in declared}
+    ranks = {parse_card(key).rank for key in cards if key not in wilds}
+    ranks |= {_code_rank(code) for declared in declarations for _, code in declared}
+    return len(ranks) != 1 or None in ranks
+
+
+def _code_rank(code: str) -> int | None:
+    try:
+        return parse_card(code).rank
+    except ValueError:
+        return None
 
 
 def meld_readings(cards: Sequence[Card], rules: MeldRules, kind: str | None = None) -> tuple[list[MeldShape], str]:

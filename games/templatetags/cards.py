@@ -2,7 +2,7 @@
 from django import template
 from django.utils.html import format_html
 
-from games.engine.cards import COLOUR_NAMES, DISCARD1, DRAW5, FRAYZY_WILD, RED_SUITS, SKIP, SUIT_SYMBOLS
+from games.engine.cards import COLOUR_NAMES, DISCARD1, DRAW5, COLOUR_WILD, RED_SUITS, SKIP, SUIT_SYMBOLS
 from games.engine.melds import show, show_code
 from games.presenters import card_name
 
@@ -19,7 +19,7 @@ def _stands(stands_for: str):
                        show_code(stands_for)) if stands_for else ""
 
 
-def frayzy_card(card, extra_class: str = "", stands_for: str = ""):
+def coloured_card(card, extra_class: str = "", stands_for: str = ""):
     """A Frayzy card (F1): a coloured number shows its number, its colour written out and its
     colour's shape, the three in its corner too, so they stay readable where cards overlap; the Wild is marked wild (with what it stands for on the table, 0.3); an action
     card shows its name and a symbol."""
@@ -31,7 +31,7 @@ def frayzy_card(card, extra_class: str = "", stands_for: str = ""):
             '<span class="card-colour-name">{}</span></span><span class="card-suit" aria-hidden="true">{}</span></span>',
             colour, extra_class, card.key, card_name(card), show(card), card.rank_name, COLOUR_SHAPES[card.suit], colour,
             COLOUR_SHAPES[card.suit])
-    if card.code == FRAYZY_WILD:
+    if card.code == COLOUR_WILD:
         name = card_name(card, stands_for=stands_for)
         return format_html('<span class="card card-frayzy card-frayzy-wild card-wild {}" data-card="{}" role="img" '
                            'aria-label="{}" title="{}"><span class="card-index">W</span><span class="card-wild-mark">wild</span>'
@@ -49,10 +49,10 @@ def card(card, extra_class: str = "", wild: bool = False, stands_for: str = ""):
     and a large suit symbol, with ``data-card`` set to its key.
 
     ``wild`` adds a visible "wild" marker (W3, R5; a joker always has it); ``stands_for`` (a wild on the table, 0.3) adds
-    what it stands for, e.g. ``=9♣``, and ``data-stands-for``. Frayzy's cards: see ``frayzy_card``.
+    what it stands for, e.g. ``=9♣``, and ``data-stands-for``. Frayzy's cards: see ``coloured_card``.
     """
-    if card.is_coloured or card.is_action or card.code == FRAYZY_WILD:
-        return frayzy_card(card, extra_class, stands_for)
+    if card.is_coloured or card.is_action or card.code == COLOUR_WILD:
+        return coloured_card(card, extra_class, stands_for)
     name = card_name(card, wild, stands_for)
     if card.is_joker:
         return format_html('<span class="card card-joker card-wild {}" data-card="{}" role="img" aria-label="{}" title="{}">'

@@ -5,12 +5,14 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from games.engine.variants import VARIANTS
+
 from tests.e2e.pages import ana, overflow_at_each_width, serious_violations  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, finished_game, make_table_scene, waiting_room
 
 pytestmark = [pytest.mark.e2e]
 
-HELP_PAGES = ("help_standard", "help_wild", "help_frustration", "help_frayzy")
+HELP_PAGES = tuple(variant.help_slug for variant in VARIANTS.values())
 
 
 def test_every_phase_of_play_has_no_serious_violation(ana):
@@ -44,7 +46,7 @@ def test_every_other_page_has_no_serious_violation_and_no_sideways_scroll(ana, b
         "replay": reverse("game_replay", args=[game.pk]) + "?step=5",
         "deal-summary": reverse("game_deal_summary", args=[game.pk, 1]),
         "profile": reverse("profile", args=["ana"]), "history": reverse("match_history", args=["ana"]),
-        "preferences": reverse("play_preferences"), **{name: reverse(name) for name in HELP_PAGES},
+        "preferences": reverse("play_preferences"), **{f"help-{slug}": reverse("help", args=[slug]) for slug in HELP_PAGES},
     }
     signed_out = browser_context().new_page()
     violations, overflows = {}, {}

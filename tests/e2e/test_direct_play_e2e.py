@@ -253,7 +253,7 @@ def test_a_frustration_contract_is_laid_through_the_trays(table_page, size):
     wait_for_newer_board(ana, before)
     expect(ana.locator(".meld[data-meld]")).to_have_count(3)
     expect(ana.locator(".move-log")).to_contain_text("ana laid down contract 1")
-    assert current_deal(game).laid_down == [True, False]
+    assert current_deal(game).variant_state["laid_down"] == [True, False]
 
 
 def test_without_javascript_the_play_form_and_the_contract_selects_still_work(table_page):

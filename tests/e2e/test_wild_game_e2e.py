@@ -46,7 +46,7 @@ def test_a_wild_deal_with_a_taken_discard_a_swap_and_refused_pending_discards(ne
     select_cards(ana, ("9S",))
     ana.get_by_role("button", name="Discard selected card").click()
     expect(ana.locator(".move-error")).to_contain_text("Play 6♣ first")
-    assert shown_version(ana) == version and current_deal(game).pending == ["6C"]
+    assert shown_version(ana) == version and current_deal(game).variant_state["pending"] == ["6C"]
 
     select_cards(ana, ("9S", "4C", "5C", "6C"))  # untick 9S, tick the run
     click_and_wait(ana, ana.get_by_role("button", name="Lay down selected as a meld"))

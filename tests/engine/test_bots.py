@@ -130,11 +130,12 @@ def test_a_card_that_can_swap_out_a_wild_fits_the_table_in_wild_rummy():
     lay-off; so it is a card to lay off, and a dangerous discard. 9C does neither."""
     state = wild(["6H 9C", "KH QH JD"], melds=[(1, "5H 2S=6H 7H")], number=2)
     view = state.player_view(0)
-    rules = knowledge.meld_rules(make_variant("wild"), view)
+    variant = make_variant("wild")
+    rules = knowledge.meld_rules(variant, view)
     six, nine = view.hand
-    assert fits_table(six, view, rules, "wild")
-    assert not fits_table(nine, view, rules, "wild")
-    assert danger(six, view, rules, None, "wild") > danger(nine, view, rules, None, "wild")
+    assert fits_table(six, view, rules, variant)
+    assert not fits_table(nine, view, rules, variant)
+    assert danger(six, view, rules, None, variant) > danger(nine, view, rules, None, variant)
 
 
 def test_frustration_lays_the_contract_first():

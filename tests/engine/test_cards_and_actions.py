@@ -7,7 +7,7 @@ import pytest
 
 from games.engine.actions import (ChooseTarget, Discard, DrawStock, LayMeld, LayOff, PlayAction, TakeDiscard,
                                   action_from_json)
-from games.engine.cards import Card, card_code, frayzy_deck, parse_card, standard_deck
+from games.engine.cards import Card, card_code, coloured_deck, parse_card, standard_deck
 from games.engine.errors import IllegalAction
 
 # ----- notation -------------------------------------------------------------------------------
@@ -63,7 +63,7 @@ def test_f1_the_frayzy_wild_and_action_cards_have_no_rank_or_colour(text):
 
 
 def test_f1_the_frayzy_deck_holds_116_cards_each_with_its_own_key():
-    deck = frayzy_deck()
+    deck = coloured_deck()
     assert len(deck) == 116 and len({c.key for c in deck}) == 116
     assert [parse_card(c.key) for c in deck] == deck
     assert sum(c.is_coloured for c in deck) == 96 and sum(c.code == "W" for c in deck) == 8

@@ -8,7 +8,7 @@ import pytest
 from builders import (DrawStock, Phase, TakeDiscard, card, deal_cards, discard, expect_illegal, frayzy, held,
                       lay_meld, lay_off, meld_notation, play, swap)
 from games.engine.actions import ChooseTarget, Discard, LayMeld, PlayAction, SwapWild
-from games.engine.cards import frayzy_deck
+from games.engine.cards import coloured_deck
 from games.engine.errors import IllegalAction
 from games.engine.candidates import candidate_melds
 from games.engine.melds import read_meld
@@ -16,7 +16,7 @@ from games.engine.state import GameState, HandResult
 from games.engine.variants import make_variant
 from games.engine.variants.frayzy import EXTENDED_TARGET, MELD_RULES, Frayzy
 
-FULL_DECK = sorted(frayzy_deck())
+FULL_DECK = sorted(coloured_deck())
 
 
 def new_game(players=2, seed="frayzy-rules", **options):

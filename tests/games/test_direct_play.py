@@ -9,8 +9,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.direct_play import arranged, automatic_reading, legal_readings, play_targets, reading_matters, saved_order
+from games.direct_play import arranged, automatic_reading, legal_readings, play_targets, saved_order
 from games.engine.cards import sort_by_suit
+from games.engine.melds import reading_matters
+from games.engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
 from games.models import Meld, Seat
 from games.presenters import contract_reading_choices
 from tests.engine.builders import build, cards, frayzy, frustration, wild
@@ -74,7 +76,8 @@ def test_which_readings_are_still_asked_for(name, state, keys, meld, asks, count
     view = view_of(state)
     readings = legal_readings(view, keys, meld)
     assert len(readings) > 1 and (count is None or len(readings) == count)
-    assert reading_matters(view, readings) is asks
+    onto = next((m.shape for m in view.melds if m.id == meld), None)
+    assert reading_matters(readings[0].cards, [r.wilds for r in readings], onto) is asks
     payload = {"type": "lay_off", "meld": meld, "cards": keys} if meld else {"type": "lay_meld", "cards": keys}
     picked = automatic_reading(view, payload)
     assert (picked is None) is asks
@@ -98,9 +101,9 @@ def test_a_contract_run_whose_wild_may_take_either_end_offers_both_places():
     hand = cards("5S 5H JK~1 7C 7D 7S 9C 9D 9S 5D 6D 8D JK KS")
     groups = {"5S": "1", "5H": "1", "JK~1": "1", "7C": "2", "7D": "2", "7S": "2", "5D": "3", "6D": "3", "8D": "3",
               "JK": "3"}
-    assert contract_reading_choices(3, hand, groups) == []  # contract 3: set, set, run; the run's JK fills 7♦
+    assert contract_reading_choices(FRUSTRATION_RULES, 3, hand, groups) == []  # contract 3: set, set, run; the run's JK fills 7♦
     groups.update({"8D": "", "7D": "3", "7H": "2"})
-    choices = contract_reading_choices(3, hand, {k: v for k, v in groups.items() if v})
+    choices = contract_reading_choices(FRUSTRATION_RULES, 3, hand, {k: v for k, v in groups.items() if v})
     assert [c.value for c in choices] == ["contract/JK=4D", "contract/JK=8D"]
     assert choices[0].label == "The run with JK as 4♦"
 
@@ -179,7 +182,7 @@ def test_a_contract_reading_chosen_by_its_button_lays_the_contract_down():
               **{f"group:{key}": str(n) for n, group in enumerate(contract["groups"], 1) for key in group}}
     response = client.post(reverse("game_move", args=[game.pk]), fields)
     assert response.status_code == 302
-    assert current_deal(game).laid_down[0] is True
+    assert current_deal(game).variant_state["laid_down"][0] is True
     assert Meld.objects.get(deal=current_deal(game), kind="run").cards.get(code="JK").stands_for == "8D"
 
 

@@ -24,15 +24,18 @@ REFUSED_NEAR = 2.0
 RUN_REACH = 2
 
 
-SWAPS_LAY_OFF = frozenset({"wild"})
-"""Variants where a wild swap leaves the hand a card shorter, like a lay-off: the freed wild must be
-played at once (W11, W6). A Frayzy swap puts the wild in the hand (F13); Frustration has none (R12)."""
+def swaps_lay_off(variant) -> bool:
+    """Whether a wild swap in ``variant`` (a variant object) leaves the hand a card shorter, like a
+    lay-off: the freed wild must be played at once (W11, W6); not where a swap puts the wild in the
+    hand (F13) or there are no swaps (R12)."""
+    return variant.allows_swaps and variant.freed_wild_pending
 
 
-def fits_table(card: Card, view: PlayerView, rules: MeldRules, variant: str) -> bool:
-    """True when ``card`` could be laid off on some meld on the table (S9, W10, R11), or in Wild
-    Rummy could replace a wild there (W11)."""
-    swaps = variant in SWAPS_LAY_OFF
+def fits_table(card: Card, view: PlayerView, rules: MeldRules, variant) -> bool:
+    """True when ``card`` could be laid off on some meld on the table (S9, W10, R11), or, where a
+    swap is like a lay-off (``swaps_lay_off``), could replace a wild there (W11). ``variant`` is
+    the table's variant object."""
+    swaps = swaps_lay_off(variant)
     for meld in view.melds:
         if swaps and swappable_wilds(meld.shape, card, rules):
             return True
@@ -53,13 +56,13 @@ def _near(card: Card, code: str, kinds: frozenset[str]) -> bool:
     return RUN in kinds and other.suit == card.suit and 0 < abs(other.rank - card.rank) <= RUN_REACH
 
 
-def _kinds(view: PlayerView, seat: int, variant: str) -> frozenset[str]:
-    if variant == "frustration" and not view.laid_down[seat]:
+def _kinds(view: PlayerView, seat: int, variant) -> frozenset[str]:
+    if variant.has_contracts and not view.laid_down[seat]:
         return frozenset(kind for kind, _ in CONTRACTS[view.totals[seat]])
     return frozenset({SET, RUN})
 
 
-def danger(card: Card, view: PlayerView, rules: MeldRules, memory: Memory | None, variant: str) -> float:
+def danger(card: Card, view: PlayerView, rules: MeldRules, memory: Memory | None, variant) -> float:
     """Points against discarding ``card``: table lay-offs, and with ``memory`` the other seats'
     takes (more danger) and refusals (less)."""
     if rules.is_wild(card):

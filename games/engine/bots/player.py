@@ -38,7 +38,7 @@ from ..contracts import CONTRACTS, find_contract
 from ..melds import MeldRules
 from ..state import PlayerView
 from . import knowledge
-from .danger import SWAPS_LAY_OFF, danger, fits_table
+from .danger import danger, fits_table, swaps_lay_off
 from .efficiency import HandMeter
 from .evaluation import MELDED, Outlook, card_worth, outlook_for
 from .memory import Memory
@@ -66,10 +66,6 @@ MEASURED_HAND_LIMIT = 12
 this many cards, or while it builds a Frustration contract (``_measures``); a larger one (a Frayzy
 Draw 5 can make it twenty, F14) is played like the normal level's, as the measure of melds grows
 steeply with the hand (outs: about 50 ms at 10 cards, 370 ms at 20)."""
-COUNTS_LAST_DISCARD = frozenset({"wild"})
-"""With ``informed``, the variants where the hand measure counts that going out takes a discard
-(W12; ``HandMeter``'s ``ends_with_discard``) and a card that would lay off may be kept as that
-discard: measured in Wild Rummy, where hands are short."""
 OUT_WORTH = 5.0
 """With ``informed``, what one out kept weighs against a card's worth and danger (``evaluation``,
 ``danger``) between discards that leave the hand equally many draws from going out."""
@@ -79,15 +75,15 @@ def _points(card: Card) -> int:
     return min(card.rank, FACE_POINTS) if card.has_rank else FACE_POINTS
 
 
-def _takes_back_own_discard(view: PlayerView, memory: Memory) -> bool:
+def _takes_back_own_discard(variant, view: PlayerView, memory: Memory) -> bool:
     """True when the top discard is the very card (by key: of two copies, only the one it discarded)
     this seat discarded since the deal began or the stock was last rebuilt, where taking it is a
-    choice (not in Wild Rummy, whose take is offered only when the card can be played at once, W6,
-    and puts it on the table). Taking such cards back is how seats could pass the same cards round
+    choice (not where the take is offered only when the card can be played at once and puts it on
+    the table, ``variant.take_only_when_playable``, W6). Taking such cards back is how seats could pass the same cards round
     for ever without drawing from the stock (two seats, each taking the other's discard: never
     R16's stalemate), so both levels that remember draw instead."""
     top = view.discard_top
-    return (view.wild_rank is None and top is not None
+    return (not variant.take_only_when_playable and top is not None
             and top.key in memory.discarded.get(view.seat, ()))
 
 
@@ -118,7 +114,9 @@ class ComputerPlayer:
     its memory, plans by draws and outs) and, where it wins deals, ``holds_melds`` (keeps its melds in
     hand until it can go out in one turn, while every other seat holds more than ``safe_hand``
     cards), and compares its ``outs_compared`` best discards by their outs (``SAFE_HAND`` and
-    ``OUTS_COMPARED`` unless a variant measured other values better, ``bots.STRONG_PLAY``).
+    ``OUTS_COMPARED`` unless a variant measured other values better, ``Variant.strong_play``);
+    with ``counts_last_discard`` its hand measure counts that going out takes a discard (W12;
+    ``HandMeter``'s ``ends_with_discard``) and a card that would lay off may be kept as that discard.
 
     Call it as ``player(view, rng, memory=None) -> Action``: ``view`` is the seat's PlayerView,
     ``rng`` a random.Random for tie-breaks, ``memory`` the seat's Memory (the normal level reads
@@ -131,11 +129,7 @@ class ComputerPlayer:
     holds_melds: bool = False
     safe_hand: int = SAFE_HAND
     outs_compared: int = OUTS_COMPARED
-
-    @property
-    def name(self) -> str:
-        """The variant's name (``"standard"``, ``"wild"``, ``"frustration"``, ``"frayzy"``)."""
-        return self.variant.name
+    counts_last_discard: bool = False
 
     def __call__(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> Action:
         return self.choices(view, rng, memory)[0]
@@ -159,7 +153,7 @@ class ComputerPlayer:
         return outlook_for(knowledge.meld_rules(self.variant, view), unseen, self._requirements(view))
 
     def _requirements(self, view: PlayerView):
-        if self.name == "frustration" and not view.laid_down[view.seat]:
+        if self.variant.has_contracts and not view.laid_down[view.seat]:
             return CONTRACTS[view.totals[view.seat]]
         return ()
 
@@ -174,9 +168,9 @@ class ComputerPlayer:
         top = view.discard_top
         if TakeDiscard() not in view.legal_actions or top is None:
             return DrawStock()
-        if memory is not None and _takes_back_own_discard(view, memory):
+        if memory is not None and _takes_back_own_discard(self.variant, view, memory):
             return DrawStock()
-        if view.wild_rank is not None:
+        if self.variant.take_only_when_playable:
             return TakeDiscard()
         if outlook.rules.is_wild(top):
             return TakeDiscard() if _room_for_wild(view.hand, outlook.rules) else DrawStock()
@@ -184,7 +178,7 @@ class ComputerPlayer:
         if self._requirements(view):
             wanted = find_contract(hand, view.totals[view.seat], outlook.rules, top) is not None
         else:
-            wanted = fits_table(top, view, outlook.rules, self.name)
+            wanted = fits_table(top, view, outlook.rules, self.variant)
         if len(view.hand) < TAKE_TO_MELD_HAND:
             return TakeDiscard() if wanted else DrawStock()
         if self._measures(view, len(hand)):
@@ -228,7 +222,7 @@ class ComputerPlayer:
         if holding:
             in_melds = {key for meld in melds for key in meld.cards}
             lay_offs = [a for a in lay_offs if a.cards[0] not in in_melds]
-        if self.informed and self.name in COUNTS_LAST_DISCARD and not view.pending:
+        if self.informed and self.counts_last_discard and not view.pending:
             lay_offs = self._worth_laying_off(view, outlook, lay_offs)
         if lay_offs:
             return [min(lay_offs, key=lambda a: (rules.is_wild(by_key[a.cards[0]]), a.meld, a.cards))]
@@ -237,7 +231,7 @@ class ComputerPlayer:
             return [ending]
         discards = _keeping_taken_wild(view, rules, [a for a in actions if isinstance(a, Discard)], by_key)
         swaps = [a for a in actions if isinstance(a, SwapWild)]
-        if swaps and (not discards or len(view.hand) > WILD_LAY_OFF_HAND or self.name in SWAPS_LAY_OFF):
+        if swaps and (not discards or len(view.hand) > WILD_LAY_OFF_HAND or swaps_lay_off(self.variant)):
             return swaps[:1]
         if not discards:
             return [rng.choice(actions)]
@@ -270,13 +264,13 @@ class ComputerPlayer:
     def _cost(self, card: Card, view: PlayerView, outlook: Outlook, memory: Memory | None) -> float:
         """What discarding ``card`` gives up: its worth to the hand plus its danger, less a little per
         penalty point."""
-        return (card_worth(card, view.hand, outlook) + danger(card, view, outlook.rules, memory, self.name)
+        return (card_worth(card, view.hand, outlook) + danger(card, view, outlook.rules, memory, self.variant)
                 - POINTS_WEIGHT * _points(card))
 
     def _meter(self, view: PlayerView, outlook: Outlook) -> HandMeter:
         contract = self._requirements(view)
-        fits = None if contract else (lambda card: fits_table(card, view, outlook.rules, self.name))
-        return HandMeter(outlook, fits, contract, ends_with_discard=self.name in COUNTS_LAST_DISCARD)
+        fits = None if contract else (lambda card: fits_table(card, view, outlook.rules, self.variant))
+        return HandMeter(outlook, fits, contract, ends_with_discard=self.counts_last_discard)
 
     def _ranked(self, view: PlayerView, outlook: Outlook, memory: Memory | None, discards: list[Discard],
                 by_key: dict[str, Card], rng: random.Random) -> list[Discard]:

@@ -11,17 +11,41 @@ ends. The shared steps below carry out an action on a state the caller has alrea
 from __future__ import annotations
 
 import bisect
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard, distinct_card_keys
 from ..cards import Card, shuffled
 from ..errors import IllegalAction
-from ..melds import MeldRules, extend_meld, read_meld, swap_wild
-from ..state import DealState, Phase, TableMeld, deal_seed
+from ..melds import MeldRules, extend_meld, read_meld, show, swap_wild
+from ..state import DealState, HandResult, Phase, TableMeld, deal_seed
 
 if TYPE_CHECKING:
-    from ..state import GameState
+    from ..state import GameState, PlayerView
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """One table option of a variant as the lobby form offers it.
+
+    Attributes:
+        name: the variant's dataclass field (the key in ``Variant.options()``).
+        field: the form field's name (unique across variants).
+        label: what the form says, after the variant's title (``"Frayzy: ..."``).
+        default: the value when the form leaves it out.
+        low, high: bounds of a whole number, when it is one.
+        choices: ``(value, label)`` pairs, when the option is one of a few values; with neither
+            bounds nor choices a bool ``default`` makes it on or off.
+    """
+
+    name: str
+    field: str
+    label: str
+    default: int | bool
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[tuple[int, str], ...] = ()
 
 
 def deal_hands(deck: list[Card], seed: str, players: int, sizes: list[int], first: int) -> tuple[list[list[Card]], list[Card]]:
@@ -49,11 +73,39 @@ class Variant:
     ``game_end_rule`` (cited when a move comes after the end), ``draw_rule`` (the draw's rule),
     ``allows_swaps`` (W11, F13), ``swap_rule`` (cited when swaps are refused: S10, R12),
     ``freed_wild_pending`` (W6: a wild freed by a swap must be played this turn; not in Frayzy, F13),
-    ``stock_rule`` (cited when a draw finds the stock empty: 0.6, F16).
+    ``stock_rule`` (cited when a draw finds the stock empty: 0.6, F16), ``goes_out_by_play`` (S11:
+    a meld or lay-off may empty the hand), else ``going_out_rule`` and ``going_out_message`` (the
+    refusal of a play that empties the hand: W12, R14, F15), ``taken_discard_rule`` (0.4, S7).
+
+    What the pages, forms, URLs and computer players ask: ``deal_word`` ("Hand", "Deal" or
+    "Round"), ``help_slug`` and ``help_template`` (the help page at ``help/<help_slug>``),
+    ``lobby_note`` (a phrase about the game for the lobby), ``score_label`` (what a total counts),
+    ``how_won`` (the sentence under the final standings), ``no_winner`` and ``no_winner_sentence``
+    (a deal nobody went out of, on the score sheet and the deal summary), ``suit_word`` ("suit" or
+    "colour"), ``table_options`` (the lobby form's fields), the capabilities ``has_contracts``
+    (R4), ``has_action_cards`` (F8), ``has_pending`` (W6: taken discards and freed wilds must be
+    played this turn) and ``take_only_when_playable`` (W6), and ``strong_play`` (the strong
+    computer level's ``ComputerPlayer`` settings, docs/computer-players.md).
     """
 
     name = ""
     title = ""
+    deal_word = "Deal"
+    help_slug = ""
+    help_template = ""
+    lobby_note = ""
+    score_label = "Points"
+    how_won = ""
+    no_winner = "stalemate"
+    no_winner_sentence = "A stalemate: nobody went out."
+    suit_word = "suit"
+    table_options: tuple[TableOption, ...] = ()
+    has_contracts = False
+    has_action_cards = False
+    has_pending = False
+    take_only_when_playable = False
+    strong_play = MappingProxyType({})
+    do_not_call_in_templates = True
     min_players = 2
     max_players = 4
     players_rule = ""
@@ -65,6 +117,10 @@ class Variant:
     swap_rule = "S10"
     freed_wild_pending = True
     stock_rule = "0.6"
+    goes_out_by_play = False
+    going_out_rule = ""
+    going_out_message = "Keep a card to discard: you go out by discarding your last card."
+    taken_discard_rule = "0.4"
 
     # ----- hooks ---------------------------------------------------------------------------
 
@@ -90,17 +146,31 @@ class Variant:
         return None
 
     def after_play(self, state: GameState, seat: int, played: list[Card], events: list[dict]) -> None:
-        """Called after ``played`` left ``seat``'s hand by a meld, lay-off or swap: enforce 0.5
-        (raise ``dead_end``) and end the deal if the variant lets a play go out (S11)."""
-        raise NotImplementedError
+        """Called after ``played`` left ``seat``'s hand by a meld, lay-off or swap. Default: the
+        dead-end refusals (``refuse_dead_end``), then an emptied hand goes out when the variant lets a
+        play go out (S11)."""
+        self.refuse_dead_end(state, seat)
+        if not state.deal.hands[seat]:
+            self.end_deal(state, seat, events)
 
     def check_discard(self, state: GameState, seat: int, card: Card) -> None:
-        """Refuse a discard the variant forbids (0.4: S7's taken card, W6's pending cards)."""
+        """Refuse a discard the variant forbids. Default: the taken-discard refusal (0.4, S7)."""
+        self.refuse_taken_discard(state, card)
+
+    def score_deal(self, state: GameState, winner: int | None) -> HandResult:
+        """The result of the deal that just ended (``winner`` None: a stalemate); its ``penalties``
+        are added to the totals. May update other per-seat state (W14's streaks)."""
         raise NotImplementedError
 
-    def end_deal(self, state: GameState, winner: int | None, events: list[dict]) -> None:
-        """Score the deal that just ended, then end the game or deal the next one."""
+    def game_over(self, state: GameState) -> dict | None:
+        """After a deal is scored: None while the game goes on, else the extra fields of the
+        ``game_over`` event (``{}`` for none)."""
         raise NotImplementedError
+
+    def next_first(self, state: GameState, winner: int | None) -> int:
+        """The seat passed to ``deal`` as ``first`` for the next deal. Default: the seat left of this
+        deal's dealer deals (R3, F5)."""
+        return (state.deal.dealer + 1) % state.players
 
     def initial_totals(self, players: int) -> list[int]:
         """Each seat's total when the game starts: 0 points (S13, W14)."""
@@ -118,6 +188,23 @@ class Variant:
     def start_card(self, deal: DealState) -> Card | None:
         """The card turned up to start the discard pile when the variant gives it an effect (F4), else None."""
         return None
+
+    def deal_state_json(self, deal: DealState) -> dict:
+        """The variant's own part of ``deal`` as JSON, for the store (``Deal.variant_state``).
+        Default: nothing."""
+        return {}
+
+    def deal_state_fields(self, data: dict) -> dict:
+        """Inverse of ``deal_state_json``: the DealState fields ``data`` holds, by name."""
+        return {}
+
+    def is_wild(self, card: Card, deal: DealState | PlayerView) -> bool:
+        """Whether ``card`` is wild in ``deal`` (a deal or a player's view of it: W3, R5, F11)."""
+        return self.meld_rules_for(deal).is_wild(card)
+
+    def wild_label(self, view: PlayerView) -> str:
+        """What the board says about the wilds of the deal ``view`` shows; empty by default."""
+        return ""
 
     def options(self) -> dict:
         """The table options as JSON."""
@@ -304,6 +391,50 @@ class Variant:
             deal.taken_discard = None
             deal.turn = (seat + 1) % state.players
             deal.phase = Phase.DRAW
+
+    def end_deal(self, state: GameState, winner: int | None, events: list[dict]) -> None:
+        """End the deal: score it (``score_deal``), add its points to the totals, then end the game
+        (``game_over``) or deal the next one from the seat ``next_first`` names."""
+        deal = state.deal
+        state.last_result = self.score_deal(state, winner)
+        state.totals = [t + p for t, p in zip(state.totals, state.last_result.penalties)]
+        state.ended_deal = deal
+        events.append({"type": "hand_over", **state.last_result.to_json(), "totals": list(state.totals)})
+        ending = self.game_over(state)
+        if ending is not None:
+            state.finished = True
+            events.append({"type": "game_over", "standings": list(state.standings()), **ending})
+            return
+        state.deal = self.deal(state.players, state.seed, deal.number + 1, self.next_first(state, winner))
+        start = self.start_card(state.deal)
+        events.append({"type": "new_deal", "deal": state.deal.number, "dealer": state.deal.dealer,
+                       **({"start_card": start.key} if start else {})})
+
+    # ----- shared refusals -----------------------------------------------------------------
+
+    def keeps_a_way_out(self, deal: DealState, hand: list[Card], played=()) -> bool:
+        """Rule 0.5(b): after ``played`` leave ``hand``, it holds a card other than the taken
+        discard (0.4), or it is empty and the variant goes out by a play (S11)."""
+        rest = [c for c in hand if c not in played]
+        return (not rest and self.goes_out_by_play) or any(c != deal.taken_discard for c in rest)
+
+    def refuse_dead_end(self, state: GameState, seat: int) -> None:
+        """Raise IllegalAction("dead_end") when ``seat``'s hand after a play is empty and the
+        variant goes out only by ending a turn (``going_out_rule``: W12, R14, F15), or holds only
+        the card taken from the discard pile (0.5)."""
+        deal = state.deal
+        if not deal.hands[seat] and not self.goes_out_by_play:
+            raise IllegalAction("dead_end", self.going_out_message, self.going_out_rule)
+        if not self.keeps_a_way_out(deal, deal.hands[seat]):
+            raise IllegalAction("dead_end", f"Keep a card you may discard: {show(deal.taken_discard)} was taken from "
+                                "the discard pile this turn and cannot be discarded.", "0.5")
+
+    def refuse_taken_discard(self, state: GameState, card: Card) -> None:
+        """Raise IllegalAction("taken_discard") when ``card`` was taken from the discard pile this
+        turn (0.4; S7 in Standard Rummy, ``taken_discard_rule``)."""
+        if card == state.deal.taken_discard:
+            raise IllegalAction("taken_discard", f"You took {show(card)} from the discard pile this turn, "
+                                "so you may not discard it.", self.taken_discard_rule)
 
     def dealt(self, players: int, game_seed: str, number: int, sizes: list[int], first: int, *, dealer: int,
               turn_up: bool, phase: Phase, wild_rank: int | None = None) -> DealState:

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..actions import Action, ChooseTarget, Discard, LayMeld, LayOff, PlayAction, SwapWild
-from ..cards import DISCARD1, DRAW5, FRAYZY_WILD, NUMBERS, SKIP, Card, frayzy_deck
+from ..cards import DISCARD1, DRAW5, COLOUR_WILD, NUMBERS, SKIP, Card, coloured_deck
 from ..errors import IllegalAction
 from ..candidates import candidate_melds
 from ..melds import MeldRules, declaration, extension_readings, show, swappable_wilds
 from ..state import DealState, HandResult, Phase
-from .base import Variant
+from .base import TableOption, Variant
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -36,7 +37,7 @@ DEFAULT_TARGET = 100
 EXTENDED_TARGET = 200
 MELD_RULES = MeldRules(rule="F9-F11", set_min=3, set_max=None, set_distinct_suits=False, run_min=3, run_max=12,
                        run_top=12, min_naturals=2, max_wilds=1, wild_rule="F11",
-                       wild_codes=frozenset({FRAYZY_WILD}), rank_names=NUMBERS)
+                       wild_codes=frozenset({COLOUR_WILD}), rank_names=NUMBERS)
 """F9 (sets of 3+, any colours, duplicates, no maximum), F10 (runs of 3-12 of one colour within
 1-12, no wrap), F11 (the Wild stands for any number; at most one per meld, so 2 naturals at least;
 action cards never melded)."""
@@ -65,6 +66,21 @@ class Frayzy(Variant):
 
     name = "frayzy"
     title = "Frayzy"
+    deal_word = "Round"
+    help_slug = "frayzy"
+    help_template = "games/help_frayzy.html"
+    lobby_note = f"Frayzy plays to {DEFAULT_TARGET} points, or {EXTENDED_TARGET} in Extended Play"
+    how_won = "The lowest total wins; a tie goes to the lower score in the last round (rule F18)."
+    no_winner = "stock ran out"
+    no_winner_sentence = "The stock ran out: nobody went out."
+    suit_word = "colour"
+    has_action_cards = True
+    table_options = (
+        TableOption("target", "frayzy_target", "game ends when a player reaches (rule F18)", DEFAULT_TARGET,
+                    choices=((DEFAULT_TARGET, f"{DEFAULT_TARGET} points"),
+                             (EXTENDED_TARGET, f"Extended Play: {EXTENDED_TARGET} points"))),
+    )
+    strong_play = MappingProxyType({"holds_melds": True, "safe_hand": 4})
     min_players = 2
     max_players = 4
     players_rule = "F2"
@@ -74,6 +90,8 @@ class Frayzy(Variant):
     stock_rule = "F16"
     allows_swaps = True
     freed_wild_pending = False
+    going_out_rule = "F15"
+    going_out_message = "Keep a card to end your turn with: you go out only by a discard or an action card."
     max_rebuilds = 0
     """The stock is never rebuilt (F16)."""
 
@@ -100,7 +118,7 @@ class Frayzy(Variant):
 
     def deck(self) -> list[Card]:
         """The deck of the table options; 116 cards by default (F1)."""
-        return frayzy_deck(self.copies, self.wilds, self.skips, self.draw_fives, self.discard_ones)
+        return coloured_deck(self.copies, self.wilds, self.skips, self.draw_fives, self.discard_ones)
 
     def meld_rules_for(self, deal: DealState) -> MeldRules:
         """F9-F11 in every round."""
@@ -152,16 +170,16 @@ class Frayzy(Variant):
         hand = deal.hands[seat]
         actions: list[Action] = [LayMeld(tuple(c.key for c in shape.cards), declaration(shape, shape.cards))
                                  for shape in candidate_melds(hand, MELD_RULES, deal.taken_discard)
-                                 if self._way_out(deal, hand, shape.cards)]
+                                 if self.keeps_a_way_out(deal, hand, shape.cards)]
         for card in hand:
-            lays_off = self._way_out(deal, hand, (card,))
+            lays_off = self.keeps_a_way_out(deal, hand, (card,))
             for meld in deal.melds:
                 if lays_off:
                     actions += [LayOff(meld.id, (card.key,), declaration(grown, (card,)))
                                 for grown in extension_readings(meld.shape, (card,), MELD_RULES)[0]]
                 # A swap brings the Wild into the hand, which then ends the turn unless it is the taken discard.
                 actions += [SwapWild(meld.id, card.key, wild.key) for wild in swappable_wilds(meld.shape, card, MELD_RULES)
-                            if self._way_out(deal, [*hand, wild], (card,))]
+                            if self.keeps_a_way_out(deal, [*hand, wild], (card,))]
         actions += [Discard(c.key) for c in hand if c != deal.taken_discard and not c.is_action]
         played: set[str] = set()
         for card in hand:
@@ -170,12 +188,6 @@ class Frayzy(Variant):
                 targets = range(state.players) if card.code == DRAW5 else (None,)
                 actions += [PlayAction(card.key, target) for target in targets]
         return actions
-
-    @staticmethod
-    def _way_out(deal: DealState, hand: list[Card], played) -> bool:
-        """0.5, F15: after ``played`` leave the hand, it keeps a card that can end the turn (any
-        card but the one taken from the discard pile, 0.4a)."""
-        return any(c not in played and c != deal.taken_discard for c in hand)
 
     # ----- steps ---------------------------------------------------------------------------
 
@@ -218,23 +230,10 @@ class Frayzy(Variant):
         return IllegalAction("discard_closed", f"The discard pile is closed while {show(top)} is on top: "
                              "draw from the stock.", "F6")
 
-    def after_play(self, state: GameState, seat: int, played: list[Card], events: list[dict]) -> None:
-        """0.5, F15: refuse a meld, lay-off or swap that empties the hand or leaves only the card
-        taken from the discard pile."""
-        deal = state.deal
-        if not deal.hands[seat]:
-            raise IllegalAction("dead_end", "Keep a card to end your turn with: you go out only by a discard or "
-                                "an action card.", "F15")
-        if not self._way_out(deal, deal.hands[seat], ()):
-            raise IllegalAction("dead_end", f"Keep a card you may discard: {show(deal.taken_discard)} was taken from "
-                                "the discard pile this turn and cannot be discarded.", "0.5")
-
     def check_discard(self, state: GameState, seat: int, card: Card) -> None:
         """0.4a: the card taken from the discard pile this turn may not end the turn; F8: an action
         card ends the turn by being played (with its effect), never by a plain discard."""
-        if card == state.deal.taken_discard:
-            raise IllegalAction("taken_discard", f"You took {show(card)} from the discard pile this turn, "
-                                "so you may not discard it.", "0.4")
+        self.refuse_taken_discard(state, card)
         if card.is_action:
             raise IllegalAction("play_action_card", f"{show(card)} ends your turn by being played, with its effect; "
                                 "it cannot be thrown away.", "F8")
@@ -317,21 +316,12 @@ class Frayzy(Variant):
 
     # ----- round and game end --------------------------------------------------------------
 
-    def end_deal(self, state: GameState, winner: int | None, events: list[dict]) -> None:
+    def score_deal(self, state: GameState, winner: int | None) -> HandResult:
         """F17: every hand scores 5 per number card and 10 per Wild or action card (the player who
-        went out holds none: 0). F18: a total at or past the target ends the game; otherwise the
-        deal passes left (F5)."""
+        went out holds none: 0)."""
         deal = state.deal
-        points = tuple(sum(self.card_points(c) for c in hand) for hand in deal.hands)
-        state.totals = [t + p for t, p in zip(state.totals, points)]
-        state.last_result = HandResult(deal.number, winner, points)
-        state.ended_deal = deal
-        events.append({"type": "hand_over", **state.last_result.to_json(), "totals": list(state.totals)})
-        if max(state.totals) >= self.target:
-            state.finished = True
-            events.append({"type": "game_over", "standings": list(state.standings())})
-            return
-        dealer = (deal.dealer + 1) % state.players
-        state.deal = self.deal(state.players, state.seed, deal.number + 1, dealer)
-        events.append({"type": "new_deal", "deal": state.deal.number, "dealer": dealer,
-                       "start_card": state.deal.discard[0].key})
+        return HandResult(deal.number, winner, tuple(sum(self.card_points(c) for c in hand) for hand in deal.hands))
+
+    def game_over(self, state: GameState) -> dict | None:
+        """F18: a total at or past the target ends the game; otherwise the deal passes left (F5)."""
+        return {} if max(state.totals) >= self.target else None

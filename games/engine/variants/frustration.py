@@ -22,12 +22,12 @@ from ..cards import Card, standard_deck
 from ..contracts import CONTRACTS, LAST_CONTRACT, contract_text, find_contract, group_label
 from ..errors import IllegalAction
 from ..candidates import candidate_melds
-from ..melds import MeldRules, declaration, extension_readings, read_meld, show, show_cards
+from ..melds import MeldRules, declaration, extension_readings, read_meld, show_cards
 from ..state import DealState, HandResult, Phase, TableMeld
 from .base import Variant
 
 if TYPE_CHECKING:
-    from ..state import GameState
+    from ..state import GameState, PlayerView
 
 HAND_SIZE = 13
 DECKS = 2
@@ -56,12 +56,20 @@ class FrustrationRummy(Variant):
 
     name = "frustration"
     title = "Frustration Rummy"
+    deal_word = "Round"
+    help_slug = "frustration-rummy"
+    help_template = "games/help_frustration.html"
+    lobby_note = "Frustration Rummy climbs 14 contracts"
+    score_label = "Contract"
+    how_won = "The player who goes out on contract 14 wins (rule R15)."
+    has_contracts = True
     min_players = 2
     max_players = 4
     players_rule = "R2"
     game_end_rule = "R15"
     draw_rule = "R9"
     swap_rule = "R12"
+    going_out_rule = "R14"
     max_rebuilds = 2
     """Two rebuilds per round; the third time the stock empties the round is a stalemate (R16)."""
 
@@ -78,6 +86,18 @@ class FrustrationRummy(Variant):
         """The 14 contracts and the round limit."""
         return [f"Win by going out on contract {LAST_CONTRACT}; after {self.max_rounds} rounds the game stops and "
                 "the highest contract wins."]
+
+    def deal_state_json(self, deal: DealState) -> dict:
+        """``{"laid_down": [bool, ...]}``: per seat, whether it laid its contract this round (R10)."""
+        return {"laid_down": list(deal.laid_down)}
+
+    def deal_state_fields(self, data: dict) -> dict:
+        """``laid_down`` from ``deal_state_json``'s JSON."""
+        return {"laid_down": list(data.get("laid_down", ()))}
+
+    def wild_label(self, view: PlayerView) -> str:
+        """R5: the same wilds in every round."""
+        return "Jokers and 2s are wild"
 
     def initial_totals(self, players: int) -> list[int]:
         """Every player starts on contract 1 (R3)."""
@@ -123,20 +143,15 @@ class FrustrationRummy(Variant):
         else:
             actions += [LayMeld(tuple(c.key for c in shape.cards), declaration(shape, shape.cards))
                         for shape in candidate_melds(hand, MELD_RULES, deal.taken_discard)
-                        if self._way_out(deal, hand, shape.cards)]
+                        if self.keeps_a_way_out(deal, hand, shape.cards)]
             for card in hand:
-                if not self._way_out(deal, hand, (card,)):
+                if not self.keeps_a_way_out(deal, hand, (card,)):
                     continue
                 for meld in deal.melds:
                     actions += [LayOff(meld.id, (card.key,), declaration(grown, (card,)))
                                 for grown in extension_readings(meld.shape, (card,), MELD_RULES)[0]]
         actions += [Discard(c.key) for c in hand if c != deal.taken_discard]
         return actions
-
-    @staticmethod
-    def _way_out(deal: DealState, hand: list[Card], played) -> bool:
-        """0.5, R14: after playing ``played`` the hand keeps a card that may be discarded."""
-        return any(c not in played and c != deal.taken_discard for c in hand)
 
     # ----- steps ---------------------------------------------------------------------------
 
@@ -201,50 +216,34 @@ class FrustrationRummy(Variant):
         deal.played_this_turn = True
         events.append({"type": "lay_contract", "seat": seat, "contract": number, "melds": laid})
 
-    def after_play(self, state: GameState, seat: int, played: list[Card], events: list[dict]) -> None:
-        """0.5, R14: refuse a play that empties the hand or leaves only the card taken from the discard pile."""
-        deal = state.deal
-        if not deal.hands[seat]:
-            raise IllegalAction("dead_end", "Keep a card to discard: you go out by discarding your last card.", "R14")
-        if not self._way_out(deal, deal.hands[seat], ()):
-            raise IllegalAction("dead_end", f"Keep a card you may discard: {show(deal.taken_discard)} was taken from "
-                                "the discard pile this turn and cannot be discarded.", "0.5")
-
-    def check_discard(self, state: GameState, seat: int, card: Card) -> None:
-        """0.4a: the card taken from the discard pile this turn may not be discarded."""
-        if card == state.deal.taken_discard:
-            raise IllegalAction("taken_discard", f"You took {show(card)} from the discard pile this turn, "
-                                "so you may not discard it.", "0.4")
-
     # ----- round and game end --------------------------------------------------------------
 
-    def end_deal(self, state: GameState, winner: int | None, events: list[dict]) -> None:
-        """R15, R16: every seat that laid its contract this round moves up one contract (14 stays
-        14); the winner going out on contract 14 wins the game. Past ``max_rounds`` the game stops.
-        Otherwise the next round is dealt by the seat left of this round's dealer (R3)."""
+    def score_deal(self, state: GameState, winner: int | None) -> HandResult:
+        """R15, R16: every seat that laid its contract this round moves up one contract (14 stays 14)."""
         deal = state.deal
         laid = tuple(deal.laid_down)
-        won = winner is not None and state.totals[winner] == LAST_CONTRACT
         advances = tuple(1 if laid[s] and state.totals[s] < LAST_CONTRACT else 0 for s in range(state.players))
-        state.totals = [t + a for t, a in zip(state.totals, advances)]
-        state.last_result = HandResult(deal.number, winner, advances, laid_down=laid)
-        state.ended_deal = deal
-        events.append({"type": "hand_over", **state.last_result.to_json(), "totals": list(state.totals)})
-        if won or deal.number >= self.max_rounds:
-            state.finished = True
-            stalled = {} if won else {"stalled": True}
-            events.append({"type": "game_over", "standings": list(state.standings()), **stalled})
-            return
-        dealer = (deal.dealer + 1) % state.players
-        state.deal = self.deal(state.players, state.seed, deal.number + 1, dealer)
-        events.append({"type": "new_deal", "deal": state.deal.number, "dealer": dealer})
+        return HandResult(deal.number, winner, advances, laid_down=laid)
+
+    def game_over(self, state: GameState) -> dict | None:
+        """R15: the winner going out on contract 14 wins the game; past ``max_rounds`` the game
+        stops (``{"stalled": true}``). The next round is dealt by the seat left of this round's dealer (R3)."""
+        if self._went_out_on_last(state) is not None:
+            return {}
+        return {"stalled": True} if state.deal.number >= self.max_rounds else None
+
+    @staticmethod
+    def _went_out_on_last(state: GameState) -> int | None:
+        """The seat that went out on contract 14 in the last scored round (R15), or None."""
+        result = state.last_result
+        went_out = result.winner if result else None
+        if went_out is not None and result.penalties[went_out] == 0 and state.totals[went_out] == LAST_CONTRACT:
+            return went_out
+        return None
 
     def standings(self, state: GameState) -> tuple[int, ...]:
         """R15: the seat that went out on contract 14 is first; the others rank by contract,
         tied contracts sharing a place (also after the ``max_rounds`` limit, with nobody first by going out)."""
-        result = state.last_result
-        went_out = result.winner if result else None
-        winner = went_out if went_out is not None and result.penalties[went_out] == 0 \
-            and state.totals[went_out] == LAST_CONTRACT else None
+        winner = self._went_out_on_last(state)
         keys = [(0 if s == winner else 1, -state.totals[s]) for s in range(state.players)]
         return tuple(1 + sum(1 for other in keys if other < keys[s]) for s in range(state.players))

@@ -5,21 +5,25 @@ lay-off (S11), penalty scoring with the "going rummy" option (S13, S14) and the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Discard, LayMeld, LayOff
 from ..cards import Card, standard_deck
 from ..errors import IllegalAction
 from ..candidates import candidate_melds
-from ..melds import MeldRules, extend_meld, show
+from ..melds import MeldRules, extend_meld
 from ..state import DealState, HandResult, Phase
-from .base import Variant
+from .base import TableOption, Variant
 
 if TYPE_CHECKING:
     from ..state import GameState
 
 FACE_CARD_POINTS = 10
 DEFAULT_TARGET = 100
+LOWEST_TARGET = 50
+HIGHEST_TARGET = 500
+"""The targets the lobby form offers (S15)."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,18 @@ class StandardRummy(Variant):
 
     name = "standard"
     title = "Standard Rummy"
+    deal_word = "Hand"
+    help_slug = "standard-rummy"
+    help_template = "games/help_standard.html"
+    lobby_note = "Target and going rummy apply to Standard Rummy only"
+    score_label = "Penalty points"
+    how_won = "The lowest total wins (rule S15)."
+    table_options = (
+        TableOption("target", "target", "game ends when a player reaches (penalty points)", DEFAULT_TARGET,
+                    low=LOWEST_TARGET, high=HIGHEST_TARGET),
+        TableOption("going_rummy", "going_rummy", "going rummy doubles penalties (rule S14)", False),
+    )
+    strong_play = MappingProxyType({"holds_melds": True})
     min_players = 2
     max_players = 4
     players_rule = "S2"
@@ -46,6 +62,8 @@ class StandardRummy(Variant):
     meld_rules = MeldRules(rule="S8", set_min=3, set_max=4, set_distinct_suits=True, run_min=3)
     max_rebuilds = 2
     """Stock rebuilds allowed per hand; the next time it empties the hand is a stalemate (S16)."""
+    goes_out_by_play = True
+    taken_discard_rule = "S7"
 
     def __post_init__(self):
         if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
@@ -102,9 +120,9 @@ class StandardRummy(Variant):
         hand = deal.hands[seat]
         actions: list[Action] = [LayMeld(tuple(c.key for c in shape.cards))
                                  for shape in candidate_melds(hand, self.meld_rules)
-                                 if self._leaves_a_way_out(deal, hand, shape.cards)]
+                                 if self.keeps_a_way_out(deal, hand, shape.cards)]
         for card in hand:
-            if not self._leaves_a_way_out(deal, hand, (card,)):
+            if not self.keeps_a_way_out(deal, hand, (card,)):
                 continue
             for meld in deal.melds:
                 try:
@@ -115,42 +133,19 @@ class StandardRummy(Variant):
         actions += [Discard(c.key) for c in hand if c != deal.taken_discard]
         return actions
 
-    @staticmethod
-    def _leaves_a_way_out(deal: DealState, hand: list[Card], played: tuple[Card, ...]) -> bool:
-        """Rule 0.5(b): after playing ``played`` the hand is empty (S11) or holds a card that may be discarded."""
-        rest = [c for c in hand if c not in played]
-        return not rest or any(c != deal.taken_discard for c in rest)
-
-    def after_play(self, state: GameState, seat: int, played: list[Card], events: list[dict]) -> None:
-        """0.5(b): refuse a play that leaves only the taken discard; S11: the last card played goes out."""
-        deal = state.deal
-        hand = deal.hands[seat]
-        if not self._leaves_a_way_out(deal, hand, ()):
-            raise IllegalAction("dead_end", f"Keep a card you may discard: {show(deal.taken_discard)} was "
-                                "taken from the discard pile this turn and cannot be discarded.", "0.5")
-        if not hand:
-            self.end_deal(state, seat, events)
-
-    def check_discard(self, state: GameState, seat: int, card: Card) -> None:
-        """S7: the card taken from the discard pile this turn may not be discarded."""
-        if card == state.deal.taken_discard:
-            raise IllegalAction("taken_discard", f"You took {show(card)} from the discard pile this turn, "
-                                "so you may not discard it.", "S7")
-
-    def end_deal(self, state: GameState, winner: int | None, events: list[dict]) -> None:
-        """Score the hand (S13, S14, S16), end the game if a total reached the target (S15), else deal again."""
+    def score_deal(self, state: GameState, winner: int | None) -> HandResult:
+        """Penalty points of the cards left in each hand (S13), doubled when the winner went rummy
+        with the S14 option on; a stalemate scores every hand (S16)."""
         deal = state.deal
         rummy = bool(winner is not None and self.going_rummy and not deal.played_before[winner])
         factor = 2 if rummy else 1
         penalties = tuple(factor * sum(self.card_points(c) for c in hand) for hand in deal.hands)
-        state.totals = [t + p for t, p in zip(state.totals, penalties)]
-        state.last_result = HandResult(deal.number, winner, penalties, rummy)
-        state.ended_deal = deal
-        events.append({"type": "hand_over", **state.last_result.to_json(), "totals": list(state.totals)})
-        if max(state.totals) >= self.target:
-            state.finished = True
-            events.append({"type": "game_over", "standings": list(state.standings())})
-            return
-        dealer = self.next_dealer(deal.dealer, winner, state.players)
-        state.deal = self.deal(state.players, state.seed, deal.number + 1, dealer)
-        events.append({"type": "new_deal", "deal": state.deal.number, "dealer": dealer})
+        return HandResult(deal.number, winner, penalties, rummy)
+
+    def game_over(self, state: GameState) -> dict | None:
+        """S15: the game ends when a total reaches the target."""
+        return {} if max(state.totals) >= self.target else None
+
+    def next_first(self, state: GameState, winner: int | None) -> int:
+        """The next dealer (S4, ``next_dealer``)."""
+        return self.next_dealer(state.deal.dealer, winner, state.players)

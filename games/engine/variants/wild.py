@@ -15,11 +15,12 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from types import MappingProxyType
 from itertools import combinations
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Discard, LayMeld, LayOff, SwapWild
-from ..cards import RANKS, Card, standard_deck
+from ..cards import RANKS, Card, parse_card, standard_deck
 from ..errors import IllegalAction
 from ..candidates import candidate_melds
 from ..melds import (RUN, MeldRules, MeldShape, add_surplus_wild, declaration, extend_meld,
@@ -28,7 +29,7 @@ from ..state import DealState, HandResult, Phase, TableMeld
 from .base import Variant
 
 if TYPE_CHECKING:
-    from ..state import GameState
+    from ..state import GameState, PlayerView
 
 DEALS = 13
 STARTER_CARDS = 8
@@ -50,6 +51,13 @@ class WildRummy(Variant):
 
     name = "wild"
     title = "Wild Rummy"
+    help_slug = "wild-rummy"
+    help_template = "games/help_wild.html"
+    lobby_note = "Wild Rummy always runs 13 deals"
+    how_won = "The lowest total wins (rule W15, after 13 deals)."
+    has_pending = True
+    take_only_when_playable = True
+    strong_play = MappingProxyType({"holds_melds": True, "outs_compared": 8, "counts_last_discard": True})
     min_players = 2
     max_players = 4
     players_rule = "W2"
@@ -59,10 +67,26 @@ class WildRummy(Variant):
     """One rebuild per deal; the second time the stock empties the deal is a stalemate (W13)."""
     deals_in_game = DEALS
     allows_swaps = True
+    going_out_rule = "W12"
 
     def describe_options(self) -> list[str]:
         """The 13 deals and their rotating wild rank (W3, W15)."""
         return [f"{self.deals_in_game} deals: aces are wild in deal 1, then 2s, and so on up to kings in deal 13."]
+
+    def wild_label(self, view: PlayerView) -> str:
+        """``"4s are wild"``, ``"Aces are wild"`` (W3)."""
+        return wild_rank_label(view.wild_rank)
+
+    def deal_state_json(self, deal: DealState) -> dict:
+        """``{"wild_rank": "A".."K", "pending": [key, ...]}``: the deal's wild rank (W3) and the
+        cards the player to move must play before discarding (W6)."""
+        return {"wild_rank": wild_rank_name(deal.wild_rank), "pending": [card.key for card in deal.pending]}
+
+    def deal_state_fields(self, data: dict) -> dict:
+        """``wild_rank`` (1-13) and ``pending`` (cards) from ``deal_state_json``'s JSON."""
+        rank = data.get("wild_rank")
+        return {"wild_rank": RANKS.index(rank) + 1 if rank else None,
+                "pending": [parse_card(key) for key in data.get("pending", ())]}
 
     def deck(self) -> list[Card]:
         """One 52-card deck, no jokers (rule W1)."""
@@ -226,7 +250,7 @@ class WildRummy(Variant):
         deal = state.deal
         deal.pending = [c for c in deal.pending if c not in played]
         if not deal.hands[seat]:
-            raise IllegalAction("dead_end", "Keep a card to discard: you go out by discarding your last card.", "W12")
+            raise IllegalAction("dead_end", self.going_out_message, self.going_out_rule)
         if not self._can_finish(state, seat, len(deal.pending) + 1):
             raise IllegalAction("dead_end", f"After that you could not play {show_cards(deal.pending)} and still keep "
                                 "a card to discard.", "0.5")
@@ -243,11 +267,9 @@ class WildRummy(Variant):
 
     # ----- deal and game end ---------------------------------------------------------------
 
-    def end_deal(self, state: GameState, winner: int | None, events: list[dict]) -> None:
-        """Score the deal (W14): hands count, wilds 25; the winner scores -2, or -12 on every 3rd
-        deal in a row going out; no bonus and all streaks reset after a stalemate (W13). After
-        deal 13 the game ends (W15); otherwise the player left of the winner (or, after a stalemate,
-        of this deal's starter) starts the next deal (W4)."""
+    def score_deal(self, state: GameState, winner: int | None) -> HandResult:
+        """W14: hands count, wilds 25; the winner scores -2, or -12 on every 3rd deal in a row going
+        out; no bonus and all streaks reset after a stalemate (W13)."""
         deal = state.deal
         points = [sum(self.card_points(c, deal.wild_rank) for c in hand) for hand in deal.hands]
         bonus = False
@@ -257,18 +279,23 @@ class WildRummy(Variant):
             state.streaks = [state.streaks[s] + 1 if s == winner else 0 for s in range(state.players)]
             bonus = state.streaks[winner] % STREAK_LENGTH == 0
             points[winner] = STREAK_SCORE if bonus else GOING_OUT_SCORE
-        penalties = tuple(points)
-        state.totals = [t + p for t, p in zip(state.totals, penalties)]
-        state.last_result = HandResult(deal.number, winner, penalties, streak_bonus=bonus)
-        state.ended_deal = deal
-        events.append({"type": "hand_over", **state.last_result.to_json(), "totals": list(state.totals)})
-        if deal.number >= DEALS:
-            state.finished = True
-            events.append({"type": "game_over", "standings": list(state.standings())})
-            return
-        starter = ((winner if winner is not None else (deal.dealer + 1)) + 1) % state.players
-        state.deal = self.deal(state.players, state.seed, deal.number + 1, starter)
-        events.append({"type": "new_deal", "deal": state.deal.number, "dealer": state.deal.dealer})
+        return HandResult(deal.number, winner, tuple(points), streak_bonus=bonus)
+
+    def game_over(self, state: GameState) -> dict | None:
+        """W15: the game ends after deal 13."""
+        return {} if state.deal.number >= DEALS else None
+
+    def next_first(self, state: GameState, winner: int | None) -> int:
+        """W4: the player left of the winner (or, after a stalemate, of this deal's starter) starts."""
+        return ((winner if winner is not None else (state.deal.dealer + 1)) + 1) % state.players
+
+
+def wild_rank_label(rank: int | None) -> str:
+    """``"4s are wild"``, ``"Aces are wild"``; empty without a wild rank."""
+    if not rank:
+        return ""
+    names = {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings"}
+    return f"{names.get(rank, RANKS[rank - 1] + 's')} are wild"
 
 
 def wild_rank_name(rank: int | None) -> str:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.engine.variants import VARIANTS
+
 
 class Command(BaseCommand):
     help = ("Start two daphne processes for a floor app and then for the site (production settings, "
@@ -15,7 +17,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=16, help="games played at once (G)")
         parser.add_argument("--players", type=int, default=2, help="players per game (P); connections = G x P")
-        parser.add_argument("--variant", default="standard", choices=["standard", "wild", "frustration", "frayzy"])
+        parser.add_argument("--variant", default=next(iter(VARIANTS)), choices=sorted(VARIANTS))
         parser.add_argument("--seconds", type=float, default=15.0, help="length of each phase")
         parser.add_argument("--max-moves", type=int, default=20_000, help="moves (floor: requests) per phase at most")
         parser.add_argument("--repeat", type=int, default=1, help="floor and site phases, this many times each")

@@ -18,7 +18,7 @@ class Command(BaseCommand):
             "a stalemate counts half a deal to each seat's level.")
 
     def add_arguments(self, parser):
-        parser.add_argument("--variant", choices=sorted(VARIANTS), default="standard")
+        parser.add_argument("--variant", choices=sorted(VARIANTS), default=next(iter(VARIANTS)))
         parser.add_argument("--players", type=int, default=2)
         parser.add_argument("--deals", type=int, default=100)
         parser.add_argument("--seed", default="1")

@@ -31,7 +31,7 @@ class Command(BaseCommand):
             "ended at a safety limit instead of a winner (Frustration's max_rounds), errors, violations.")
 
     def add_arguments(self, parser):
-        parser.add_argument("--variant", choices=sorted(VARIANTS), default="standard")
+        parser.add_argument("--variant", choices=sorted(VARIANTS), default=next(iter(VARIANTS)))
         parser.add_argument("--players", type=int, default=2)
         parser.add_argument("--games", type=int, default=10)
         parser.add_argument("--seed", default="1")
