@@ -12,7 +12,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from games.engine.variants import VARIANTS
+from games.models import variant_choices
+
 
 
 class PlayerResult(models.Model):
@@ -32,7 +33,7 @@ class PlayerResult(models.Model):
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="player_results")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="results")
-    variant = models.CharField(max_length=20, choices=[(name, v.title) for name, v in VARIANTS.items()])
+    variant = models.CharField(max_length=20, choices=variant_choices)
     position = models.PositiveSmallIntegerField()
     place = models.PositiveSmallIntegerField()
     players = models.PositiveSmallIntegerField()
@@ -64,7 +65,7 @@ class Rating(models.Model):
     uncertainty), on OpenSkill's scale (new players: 25 and 25/3)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    variant = models.CharField(max_length=20, choices=[(name, v.title) for name, v in VARIANTS.items()])
+    variant = models.CharField(max_length=20, choices=variant_choices)
     mu = models.FloatField()
     sigma = models.FloatField()
     games = models.PositiveIntegerField(default=0)
@@ -87,7 +88,7 @@ class RatingChange(models.Model):
     """One rated game's effect on one user's rating: before and after."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
-    variant = models.CharField(max_length=20, choices=[(name, v.title) for name, v in VARIANTS.items()])
+    variant = models.CharField(max_length=20, choices=variant_choices)
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
