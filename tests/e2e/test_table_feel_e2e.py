@@ -177,3 +177,21 @@ def test_a_page_whose_websocket_is_down_still_catches_up(ana):
     services.submit_move(game.seats.get(position=0).user, game.pk, version, {"type": "draw_stock"})
     ana.wait_for_function("v => Number(document.querySelector('#board').dataset.version) > v", arg=version,
                           timeout=10_000)
+
+
+def test_the_lobby_shows_only_the_chosen_games_options(ana):
+    """Tick boxes included: their row's flex rule must not outrank ``hidden``."""
+    ana.goto("/")
+    form = ana.locator("form[data-table-form]")
+    going_rummy, target = form.locator("input[name=going_rummy]"), form.locator("input[name=target]")
+    frayzy_target = form.locator("select[name=frayzy_target]")
+    expect(going_rummy).to_be_visible()
+    expect(frayzy_target).to_be_hidden()
+    for variant in ("wild", "frustration", "frayzy"):
+        form.locator("select[name=variant]").select_option(variant)
+        expect(going_rummy).to_be_hidden()
+        expect(target).to_be_hidden()
+        if variant == "frayzy":
+            expect(frayzy_target).to_be_visible()
+        else:
+            expect(frayzy_target).to_be_hidden()
