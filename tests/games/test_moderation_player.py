@@ -103,6 +103,8 @@ def test_an_aborted_game_offers_no_moves():
     moderation.abort_game(make_moderator(), game.pk, "Broken table.")
     body = login(player).get(reverse("game_detail", args=[game.pk])).content.decode()
     assert "Aborted" in body and "Your turn" not in body and 'value="draw_stock"' not in body
+    assert "This game has stopped</strong>: it was aborted. Nobody is to move." in body
+    assert "Waiting for" not in body and "seat-turn" not in body
     assert reverse("game_leave", args=[game.pk]) not in body
 
 
