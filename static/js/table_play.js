@@ -321,8 +321,24 @@
     restoreFocus(memo.focus);
   });
 
+  // ----- the hand's bar along the bottom of a phone's screen: whatever the page brings into view
+  // (focus, a tap's scroll) stops clear of it. Its height changes with the hand and the buttons.
+
+  var barSize = window.ResizeObserver ? new ResizeObserver(clearOfBar) : null;
+  function clearOfBar() {
+    var hand = byId("hand");
+    var sticky = hand && window.getComputedStyle(hand).position === "sticky";
+    document.documentElement.style.scrollPaddingBottom = sticky ? hand.offsetHeight + "px" : "";
+  }
+  function watchBar() {
+    var hand = byId("hand");
+    if (barSize && hand) { barSize.observe(hand); }  // the same element again: still observed once
+    clearOfBar();
+  }
+
   function prepare() {
     if (!board()) { return; }
+    watchBar();
     renderTrays();
     rove(document.activeElement);
     arrangeable();

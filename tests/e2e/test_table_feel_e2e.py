@@ -16,7 +16,7 @@ from games import services
 from games.models import Seat
 from tests.engine.builders import build
 from tests.factories import put_position
-from tests.e2e.pages import DESKTOP, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
+from tests.e2e.pages import DESKTOP, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene
 
 pytestmark = [pytest.mark.e2e]
@@ -85,6 +85,47 @@ def test_the_two_player_standard_table_fits_the_phone(ana):
     }""")
     screenshot(ana, "standard-phone-fit", PHONE)
     assert outside == []
+
+
+UNDER_THE_HAND_BAR = """() => {
+  // Every control of the board brought into view as the browser does (tabbing, a tap's scroll):
+  // the ones a point in their middle does not reach (the hand's bar over them), and every element
+  // that scrolls inside itself.
+  const describe = el => el ? el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + "." + [...el.classList].join(".")
+    + (el.textContent.trim() ? " " + JSON.stringify(el.textContent.trim().slice(0, 24)) : "") : "nothing";
+  const controls = [...document.querySelectorAll(
+    "#board :is(button, a[href], select, textarea, summary, label.hand-card, [data-drop])")]
+    .filter(el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden"
+      && !(el.closest("details:not([open])") && !el.closest("summary")));
+  const hidden = [];
+  for (const el of controls) {
+    el.scrollIntoView({block: "nearest"});
+    const box = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + Math.min(box.width / 2, 12), box.top + box.height / 2);
+    if (!hit || !(el.contains(hit) || hit.contains(el))) hidden.push(describe(el) + " under " + describe(hit));
+  }
+  const scrolling = [...document.querySelectorAll("#board *")].filter(el => el.scrollHeight > el.clientHeight + 1
+    && /(auto|scroll)/.test(getComputedStyle(el).overflowY)).map(describe);
+  return {hidden, scrolling};
+}"""
+
+
+def test_no_control_hides_under_the_hand_bar_of_a_phone(ana):
+    """At 390×844 and 320×640 the hand's bar holds the hand and its buttons only: every other
+    control of every scene (melds, "New meld", Frustration's trays and contract button, Frayzy's
+    action cards, the move log, the report form) comes into view clear of it, and nothing scrolls
+    inside itself (the contract area included)."""
+    found = {}
+    for name in TABLE_SCENES:
+        game = make_table_scene(name)
+        for size in (PHONE, NARROWEST):
+            ana.set_viewport_size(size)
+            ana.goto(game.get_absolute_url())
+            expect(ana.locator(".seats")).to_be_visible()
+            result = ana.evaluate(UNDER_THE_HAND_BAR)
+            if result["hidden"] or result["scrolling"]:
+                found[f"{name}-{size['width']}"] = result
+    assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
 
 
 def test_score_sheets_of_four_players_fit(ana):
