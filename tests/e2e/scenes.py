@@ -19,7 +19,7 @@ STANDARD_PLAY = ("standard", 2, lambda: build(
     melds=[(0, "5S 5H 5C"), (1, "10D JD QD KD"), (1, "7H 7C 7D")], discard="3S 8S QC", turn=0, phase="play"))
 WILD_PLAY = ("wild", 3, lambda: wild(
     ["4C 5C 6H 9S 9D 4D KC QC", "KH QH JS 2D 3D 4S 8H", "2C 3S 7C 8C JC"],
-    melds=[(1, "5H AS=6H 7H"), (2, "9C 10C AD=JC")], discard="2S 6C", turn=0, pending="6H"))
+    melds=[(1, "5H AS=6H 7H"), (2, "9C 10C AD=JC"), (2, "5D AC=6D AH=7D 8D")], discard="2S 6C", turn=0, pending="6H"))
 FRUSTRATION_CONTRACT = ("frustration", 2, lambda: frustration(
     ["5S 5H JK 7H 7H~1 7S 9C 9D 2C KS AH QD", "KH QH JS"], totals=[1, 3]))
 FRAYZY_PLAY = ("frayzy", 3, lambda: frayzy(

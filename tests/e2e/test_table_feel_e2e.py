@@ -22,14 +22,15 @@ from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene
 pytestmark = [pytest.mark.e2e]
 
 HIDDEN_CARD_TEXT = """() => {
-  // A card's corner text (rank and suit; Frayzy: number, shape and colour word) that runs past its
+  // A card's corner text (rank and suit; Frayzy: number, shape and colour word; a meld's wild: its
+  // mark and what it stands for, which sit over the card's edges) that runs past its
   // card, or that the next card covers where cards overlap: each text's own extent is tested.
   const found = [];
   const ownCard = (card, x, y) => {
     const hit = document.elementFromPoint(x, y);
     return hit !== null && hit.closest("[data-card]") === card;
   };
-  for (const el of document.querySelectorAll("#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name")) {
+  for (const el of document.querySelectorAll("#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name, #board .meld .card-wild-mark, #board .meld .card-stands")) {
     const card = el.closest("[data-card]");
     el.scrollIntoView({block: "center"});
     const range = document.createRange();
