@@ -75,9 +75,10 @@ def finished_game(variant: str = "standard", players: int = 2):
     return game
 
 
-def game_with_results(variant: str, players: int, deals: int = 1):
-    """A game between people in play after ``deals`` finished deals (its score sheet has rows)."""
-    game = make_started_game(players=players, humans=people(players), seed=f"scene-results-{variant}",
+def game_with_results(variant: str, players: int, deals: int = 1, humans=None):
+    """A game between people (``humans``, else ``ana``, ``ben``, ...) in play after ``deals``
+    finished deals (its score sheet has rows)."""
+    game = make_started_game(players=players, humans=humans or people(players), seed=f"scene-results-{variant}",
                              variant=variant)
     play_moves(game, 2000, until=lambda g: g.deals.exclude(result=None).count() >= deals, seed="scene-results")
     return game

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Seat
 from tests.engine.builders import build
-from tests.factories import put_position
+from tests.factories import make_user, put_position
 from tests.e2e.pages import DESKTOP, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene
 
@@ -129,17 +129,36 @@ def test_no_control_hides_under_the_hand_bar_of_a_phone(ana):
     assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
 
 
+LONG_NAMES = ["Bartholomew_Fitzgerald", "Anastasia-Konstantinova", "Wolfgang.Amadeus.Mozart", "Christopher_Columbus"]
+SCORE_SHEET_FIT = """sheet => {
+  // How far the sheet scrolls sideways, headings whose text is cut, and the Result cells' width.
+  const wrap = sheet.querySelector(".table-wrap");
+  const cut = [...sheet.querySelectorAll("th, td")].filter(cell => cell.scrollWidth > cell.clientWidth + 1)
+    .map(cell => cell.textContent.trim());
+  const results = [...sheet.querySelectorAll("tbody td:last-child")].map(cell => cell.getBoundingClientRect().width);
+  const lines = cell => { const range = document.createRange(); range.selectNodeContents(cell); return range.getClientRects().length; };
+  const broken = [...sheet.querySelectorAll("th:first-child, td:not(:last-child)")].filter(cell => lines(cell) > 1)
+    .map(cell => cell.textContent.trim());
+  return {sideways: wrap.scrollWidth - wrap.clientWidth, cut, broken, narrowest_result: Math.min(...results)};
+}"""
+
+
 def test_score_sheets_of_four_players_fit(ana):
-    game = game_with_results("frayzy", 4)
+    """Four players with long names: the names wrap in the headings, the Result column keeps room
+    for "... went out" (80 px at least), "Round", "Total" and the points stay whole, nothing is cut
+    and nothing scrolls sideways, at 1280 and 390 px."""
+    game = game_with_results("frayzy", 4, humans=[make_user(name) for name in LONG_NAMES])
     ana.goto(game.get_absolute_url())
     sheet = ana.locator(".score-sheet")
     expect(sheet.locator("tbody tr")).not_to_have_count(0)
     for size in (DESKTOP, PHONE):
         ana.set_viewport_size(size)
         screenshot(ana, "score-sheet-4", size)
-        cut = sheet.locator(".table-wrap").evaluate("wrap => wrap.scrollWidth - wrap.clientWidth")
-        assert cut <= 0, f"the score sheet is cut by {cut}px at {size['width']}px"
+        fit = sheet.evaluate(SCORE_SHEET_FIT)
+        assert (fit["sideways"], fit["cut"], fit["broken"]) == (0, [], []) and fit["narrowest_result"] >= 80, \
+            (size["width"], fit)
     expect(sheet.locator("thead")).to_contain_text("Round")
+    expect(sheet.locator("tbody td").last).to_contain_text("went out")
 
 
 def test_the_clock_counts_down_warns_and_hands_over_to_the_computer(ana):
