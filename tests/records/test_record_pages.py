@@ -25,7 +25,7 @@ def test_record_of_a_finished_game_shows_standings_score_sheet_chart_and_moves()
     deals = list(Deal.objects.filter(game=game).order_by("number"))
     body = record(login(make_user()), game).content.decode()
     shown = re.findall(r'<tr data-testid="record-seat"><td>(\d)</td><th scope="row">(?:<a [^>]*>)?([^<]+)<', body)
-    assert shown == sorted(((str(s.place), s.name) for s in seats)), "the standings are listed by place"
+    assert shown == sorted((str(s.place), s.name) for s in seats), "the standings are listed by place"
     # Score sheet: one row per deal; chart: one polyline per seat ending at the seat's total.
     assert body.count('<polyline class="chart-line') == 3
     lines = re.findall(r'data-seat="(\d)" data-totals="([-\d,]+)"', body)

@@ -5,6 +5,7 @@ Each step is rebuilt with the engine here and every ``data-card`` in the replay 
 checked against what that viewer may know at that step: their own hand, the melds on the table
 and the top of the discard pile. No other card may reach the page.
 """
+import itertools
 import re
 
 import pytest
@@ -101,7 +102,7 @@ def test_a_deals_last_move_is_labelled_with_that_deal():
     caption, belong to the deal it ended."""
     game = people_game("frustration", humans=2, seed="caption-deal", moves=150)
     moves = logged_moves(game)
-    last = next(m for m, after in zip(moves, moves[1:]) if after.deal != m.deal)
+    last = next(m for m, after in itertools.pairwise(moves) if after.deal != m.deal)
     assert game.status == Game.Status.ACTIVE and last.deal == 1
     client = login(game.seats.get(position=0).user)
     assert f"· deal {last.deal} ·" in fragment(client, game, last.step)
