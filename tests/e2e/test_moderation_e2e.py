@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from games.models import AuditEntry, Game, Move, Report, Seat
 from tests.e2e.conftest import E2E_PASSWORD
-from tests.e2e.pages import ana  # noqa: F401 (a fixture)
+from tests.e2e.pages import ana, overflow_at_each_width, serious_violations  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import make_table_scene
 from tests.e2e.tables import UPDATE_TIMEOUT_MS, silence_events
 from tests.factories import make_started_game, move_fields, play_moves, seat_to_move, snapshot
@@ -136,6 +136,8 @@ def test_a_long_report_is_counted_as_typed_and_a_refused_one_keeps_its_text(ana)
     expect(ana.get_by_test_id("report-refused")).to_contain_text("up to 1000 characters; yours has 1001")
     expect(ana.locator("textarea[name=reason]")).to_have_value(typed + "!")
     assert Report.objects.count() == 1
+    assert serious_violations(ana) == []
+    assert overflow_at_each_width(ana, "report-refused") == {}
 
     ana.locator("textarea[name=reason]").fill(typed)
     ana.get_by_role("button", name="Send report").click()
