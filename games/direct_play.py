@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .engine.actions import LayContract, LayMeld, LayOff
+from .engine.actions import LayContract, LayMeld, LayOff, PlayAction
 from .engine.cards import Card
 from .engine.melds import reading_matters
 from .engine.state import PlayerView
@@ -22,9 +22,12 @@ KEY_LENGTH_LIMIT = 12
 def play_targets(view: PlayerView) -> dict:
     """The plays the page may offer, as JSON for the table's script:
     ``{"melds": [[key, ...], ...], "layoffs": {"3": [[key, ...], ...]}, "discards": [key, ...],
-    "contract": [[key, ...], ...] | None}``. Each card list is one legal new meld or lay-off
-    (any reading of its wilds, listed once); ``contract`` is one way to lay the Frustration contract
-    down now (rule R10, the engine's hint), None when the hand cannot make it."""
+    "actions": {key: "pile" | "target"}, "contract": [[key, ...], ...] | None}``. Each card list is
+    one legal new meld or lay-off (any reading of its wilds, listed once); ``actions`` are Frayzy's
+    action cards that may end the turn (F8): "pile" when played on the discard pile as they are
+    (Skip, Discard 1), "target" when a seat must be chosen first (Draw 5); ``contract`` is one way
+    to lay the Frustration contract down now (rule R10, the engine's hint), None when the hand
+    cannot make it."""
     melds: dict[tuple[str, ...], None] = {}
     layoffs: dict[str, dict[tuple[str, ...], None]] = {}
     contract = None
@@ -38,6 +41,8 @@ def play_targets(view: PlayerView) -> dict:
     return {"melds": [list(cards) for cards in melds],
             "layoffs": {meld: [list(cards) for cards in plays] for meld, plays in layoffs.items()},
             "discards": [action.card for action in view.legal_actions if action.type == "discard"],
+            "actions": {action.card: "pile" if action.target is None else "target"
+                        for action in view.legal_actions if isinstance(action, PlayAction)},
             "contract": contract}
 
 

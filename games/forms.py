@@ -70,11 +70,19 @@ class NewTableForm(forms.Form):
                 "absence_stops_clock": data["absence_stops_clock"]}
 
 
+class TypedTextField(forms.CharField):
+    """Text from a textarea, counted as its writer sees it: a browser sends each line break as
+    CRLF, which would count twice against ``max_length`` (and the textarea's ``maxlength``)."""
+
+    def to_python(self, value):
+        return super().to_python(value).replace("\r\n", "\n")
+
+
 class ReportForm(forms.Form):
     """A player's report: ``about`` is the reported player's user id, or blank for the game itself."""
 
     about = forms.IntegerField(required=False, min_value=1)
-    reason = forms.CharField(max_length=1000, strip=True)
+    reason = TypedTextField(max_length=1000, strip=True)
 
 
 class ComputerPlayerForm(forms.Form):

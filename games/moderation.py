@@ -322,7 +322,9 @@ def file_report(user, game_id: int, reason: str, reported_user_id: int | None = 
 
     The reporter must be able to see the game (``services.can_watch``); a reported player must hold,
     or have held, a seat at it and not be the reporter. Raises Refusal 404 (no such game, or the
-    reporter may not see it), 400 (no reason, or not a player of this game).
+    reporter may not see it), 400 (no reason, or not a player of this game). The same report sent
+    again while the first is open (a second press of "Send") is that first report: the reporter's
+    row is locked, so two sent at once are not both filed.
     """
     reason = _clean_reason(reason)
     game = Game.objects.filter(pk=game_id).first()
@@ -332,7 +334,11 @@ def file_report(user, game_id: int, reason: str, reported_user_id: int | None = 
         players = {pk for seat in game.seats.all() for pk in (seat.user_id, seat.former_user_id) if pk}
         if reported_user_id not in players or reported_user_id == user.pk:
             raise Refusal(400, "not_a_player", "Choose another player of this game.")
-    return Report.objects.create(reporter=user, game=game, reported_user_id=reported_user_id, reason=reason)
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().get(pk=user.pk)
+        report, _ = Report.objects.get_or_create(reporter=user, game=game, reported_user_id=reported_user_id,
+                                                 reason=reason, status=Report.Status.OPEN)
+    return report
 
 
 def _close_report(acting_user, report_id: int, reason: str, status: str, action: str) -> Report:

@@ -13,9 +13,10 @@ from django_ratelimit.core import is_ratelimited
 from . import moderation
 from .forms import ReportForm
 from .models import Game
-from .services import Refusal
+from .services import Refusal, can_watch
 
 RATE_LIMITED = 429
+REPORT_MAX_LENGTH = ReportForm.base_fields["reason"].max_length
 
 
 def _refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
@@ -44,15 +45,37 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def game_report(request: HttpRequest, game_id: int) -> HttpResponse:
     """Report the game, or a player at it, with a reason (the form on the game page); rate limited
-    per user (``RUMMY_REPORT_RATE``). Back to the game page with a message."""
-    if is_ratelimited(request, group="games.report", key="user", rate=settings.RUMMY_REPORT_RATE, increment=True):
-        return _refused(request, Refusal(RATE_LIMITED, "rate_limited", "Too many reports; wait a while."))
+    per user (``RUMMY_REPORT_RATE``). Back to the game page with a message; a refused report comes
+    back as its form, holding the text typed, with the reason and the length allowed."""
     form = ReportForm(request.POST)
+    if is_ratelimited(request, group="games.report", key="user", rate=settings.RUMMY_REPORT_RATE, increment=True):
+        return _report_refused(request, game_id, form, Refusal(RATE_LIMITED, "rate_limited", "Too many reports; wait a while."))
     if not form.is_valid():
-        return _refused(request, Refusal(400, "bad_report", "Give a reason for your report (up to 1000 characters)."))
+        return _report_refused(request, game_id, form, Refusal(400, "bad_report", _report_problem(form)))
     try:
         moderation.file_report(request.user, game_id, form.cleaned_data["reason"], form.cleaned_data["about"])
     except Refusal as refusal:
-        return _refused(request, refusal)
+        return _report_refused(request, game_id, form, refusal)
     messages.success(request, "Thank you: a moderator will look at your report.")
     return redirect("game_detail", game_id=game_id)
+
+
+def _report_problem(form: ReportForm) -> str:
+    reason = form["reason"].field.to_python(form.data.get("reason", "")).strip()
+    if len(reason) > REPORT_MAX_LENGTH:
+        return (f"A report may be up to {REPORT_MAX_LENGTH} characters; yours has {len(reason)}. "
+                "Shorten it and send it again.")
+    if not reason:
+        return f"Give a reason for your report (up to {REPORT_MAX_LENGTH} characters)."
+    return "Choose who the report is about from the list."
+
+
+def _report_refused(request: HttpRequest, game_id: int, form: ReportForm, refusal: Refusal) -> HttpResponse:
+    """The report form again, with the text as typed and why it was not filed."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not can_watch(request.user, game, list(game.seats.all())):
+        return _refused(request, Refusal(404, "no_such_game", "There is no such game."))
+    context = {"game": game, "report_seats": game.seats.select_related("user"), "refusal": refusal,
+               "reason": form.data.get("reason", "").replace("\r\n", "\n"), "about": form.data.get("about", ""),
+               "max_length": REPORT_MAX_LENGTH}
+    return render(request, "games/report.html", context, status=refusal.status)

@@ -30,6 +30,8 @@ HAND_ORDER_GAMES = 20
 """The most games whose arranged hand order the session keeps (the latest arranged)."""
 RECENT_FINISHED_GAMES = 10
 RATE_LIMITED = 429
+STOPPED = (Game.Status.ABORTED, Game.Status.VOIDED, Game.Status.ABANDONED)
+"""Games that stopped before their end: the table says so, not whose turn it was."""
 
 
 def _hand_sort(request: HttpRequest, game_id: int) -> tuple[str, tuple[str, ...]]:
@@ -61,6 +63,7 @@ def _render_board(request: HttpRequest, game_id: int, board: services.Board, *, 
     ``game_id``."""
     hand_sort, hand_order = _hand_sort(request, game_id)
     context = board_context(board, hand_sort, error, form, hand_order)
+    context["stopped"] = board.game.status in STOPPED
     template = "games/_board.html" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
 

@@ -169,6 +169,8 @@ def replay_frame(game: Game, seats: list[Seat], viewer: Seat | None, moves: list
     else:
         shown = _player_frame(state, viewer.position if viewer else None, names)
     move = moves[step - 1] if step else None
+    if move is not None:
+        shown["deal_number"] = move.deal  # a deal's last move shows the next deal, but belongs to its own
     line = None
     if move is not None:
         # Face up, a stock draw names its card (move_lines); in play it never does.

@@ -3,7 +3,7 @@
 (function () {
   "use strict";
   var root = document.getElementById("game-root");
-  if (!root || !window.htmx) { return; }
+  if (!root || !window.htmx || !window.rummySocket) { return; }
 
   // Refusals (400 malformed, 403, 409 stale, 422 against the rules, 429) come with a board to show.
   htmx.config.responseHandling = [
@@ -16,9 +16,6 @@
   var boardUrl = root.dataset.boardUrl;
   var newestVersion = 0;    // the newest version any event has announced
   var requestsInFlight = 0; // the page's own requests (moves, re-fetches) not yet answered
-  var retryDelay = 1000;
-  var MAX_RETRY_DELAY = 30000;
-  var FORBIDDEN = 4403;
 
   function board() { return document.getElementById("board"); }
   function shownVersion() {
@@ -62,25 +59,22 @@
     }, pollMs);
   }
 
+  // On (re)connect the server sends the game's version first: catchUp() re-fetches if behind.
+  // Closed for good (signed out, suspended, seat lost at a private table): stop polling and
+  // re-fetch the board once, which shows what this viewer may see now (the login page, a refusal).
   function connect() {
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    var socket = new WebSocket(scheme + window.location.host + root.dataset.socketPath);
-    // On (re)connect the server sends the game's version first: catchUp() re-fetches if behind.
-    socket.addEventListener("open", function () { retryDelay = 1000; socketDown = false; });
-    socket.addEventListener("message", function (event) {
-      var message = JSON.parse(event.data);
-      if (message.type === "game.changed") {
-        newestVersion = Math.max(newestVersion, message.version);
-        catchUp();
+    window.rummySocket(root.dataset.socketPath, {
+      open: function () { socketDown = false; },
+      message: function (message) {
+        if (message.type === "game.changed") {
+          newestVersion = Math.max(newestVersion, message.version);
+          catchUp();
+        }
+      },
+      close: function (forbidden) {
+        socketDown = true;
+        if (forbidden) { socketDown = pollAlways = false; refresh(); }
       }
-    });
-    socket.addEventListener("close", function (event) {
-      // Closed for good (signed out, suspended, seat lost at a private table): stop polling and
-      // re-fetch the board once, which shows what this viewer may see now (the login page, a refusal).
-      if (event.code === FORBIDDEN) { socketDown = pollAlways = false; refresh(); return; }
-      socketDown = true;
-      window.setTimeout(connect, retryDelay + Math.random() * 500);
-      retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY);
     });
   }
 

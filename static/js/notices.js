@@ -6,14 +6,10 @@
   "use strict";
   var badge = document.getElementById("games-waiting");
   var notice = document.getElementById("turn-notice");
-  if (!badge || !window.WebSocket) { return; }
+  if (!badge || !window.WebSocket || !window.rummySocket) { return; }
 
   var count = parseInt(badge.dataset.count || "0", 10);
-  var socket = null;
-  var retryDelay = 1000;
-  var MAX_RETRY_DELAY = 30000;
   var PING_MS = 30000;
-  var FORBIDDEN = 4403;
   var COUNT_PREFIX = /^\(\d+\) /;
 
   // The tab title with the waiting count in front: "(2) My games · Rummy Table".
@@ -44,28 +40,15 @@
     notice.hidden = here;  // the game's own page shows it on the board already
   }
 
-  function send(type) {
-    if (socket && socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify({ type: type })); }
-  }
-
-  function connect() {
-    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + window.location.host + "/ws/user/");
-    socket.addEventListener("open", function () { retryDelay = 1000; });
-    socket.addEventListener("message", function (event) {
-      var message = JSON.parse(event.data);
+  var socket = window.rummySocket("/ws/user/", {
+    message: function (message) {
       if (message.type === "games.waiting") {
         showCount(message.count);
         showNotice(message);
       }
-    });
-    socket.addEventListener("close", function (event) {
-      socket = null;
-      if (event.code === FORBIDDEN) { return; }
-      window.setTimeout(connect, retryDelay + Math.random() * 500);
-      retryDelay = Math.min(retryDelay * 2, MAX_RETRY_DELAY);
-    });
-  }
+    }
+  });
+  function send(type) { socket.send({ type: type }); }
 
   window.setInterval(function () { send("ping"); }, PING_MS);
   // Without a shared channel layer (development without Redis) the worker's events cannot reach
@@ -76,5 +59,4 @@
   }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { send("sync"); } });
   document.title = titled(document.title);
-  connect();
 })();

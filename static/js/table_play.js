@@ -44,9 +44,16 @@
 
   // ----- targets: what the selection may be played on ---------------------------------------
 
+  // A Frayzy action card alone: played on the discard pile (Skip, Discard 1) with its own button.
+  function pileAction(keys, data) {
+    return keys.length === 1 && !!data && !!data.actions && data.actions[keys[0]] === "pile";
+  }
+  function holdsActionCard(keys, data) {
+    return !!data && !!data.actions && keys.some(function (key) { return key in data.actions; });
+  }
   function legalTarget(name, keys, data) {
     if (!data || keys.length === 0) { return false; }
-    if (name === "discard") { return keys.length === 1 && data.discards.indexOf(keys[0]) >= 0; }
+    if (name === "discard") { return keys.length === 1 && (data.discards.indexOf(keys[0]) >= 0 || pileAction(keys, data)); }
     if (name === "new") { return data.melds.some(function (cards) { return sameCards(cards, keys); }); }
     if (name.indexOf("meld:") === 0) {
       return (data.layoffs[name.slice(5)] || []).some(function (cards) { return sameCards(cards, keys); });
@@ -70,11 +77,13 @@
       if (button && zone.dataset.drop.indexOf("meld:") === 0) { button.hidden = !legal; }
     });
     // The form's own buttons stay usable with a selection of their size: the server says why a
-    // play is refused. Only the targets above are limited to the legal plays.
+    // play is refused. Only the targets above are limited to the legal plays, and an action card
+    // is never melded nor discarded (F8, F11): its own button plays it.
+    var action = holdsActionCard(keys, data);
     var meld = byId("act-meld");
-    if (meld) { meld.disabled = keys.length === 0; }
+    if (meld) { meld.disabled = keys.length === 0 || action; }
     var discard = byId("act-discard");
-    if (discard) { discard.disabled = keys.length !== 1; }
+    if (discard) { discard.disabled = keys.length !== 1 || action; }
     all("#board input[name=cards]").forEach(function (input) {
       var card = input.closest(".hand-card");
       card.classList.toggle("is-selected", input.checked);
@@ -92,7 +101,7 @@
     var name = zone.dataset.drop;
     if (!legalTarget(name, selection(), plays())) { return; }
     if (name.indexOf("tray:") === 0) { putInGroup(name.slice(5)); return; }
-    var button = byId(zone.dataset.press);
+    var button = pileAction(selection(), plays()) ? byId("act-play-" + selection()[0]) : byId(zone.dataset.press);
     if (button && !button.disabled) { button.click(); }
   }
 
@@ -312,8 +321,24 @@
     restoreFocus(memo.focus);
   });
 
+  // ----- the hand's bar along the bottom of a phone's screen: whatever the page brings into view
+  // (focus, a tap's scroll) stops clear of it. Its height changes with the hand and the buttons.
+
+  var barSize = window.ResizeObserver ? new ResizeObserver(clearOfBar) : null;
+  function clearOfBar() {
+    var hand = byId("hand");
+    var sticky = hand && window.getComputedStyle(hand).position === "sticky";
+    document.documentElement.style.scrollPaddingBottom = sticky ? hand.offsetHeight + "px" : "";
+  }
+  function watchBar() {
+    var hand = byId("hand");
+    if (barSize && hand) { barSize.observe(hand); }  // the same element again: still observed once
+    clearOfBar();
+  }
+
   function prepare() {
     if (!board()) { return; }
+    watchBar();
     renderTrays();
     rove(document.activeElement);
     arrangeable();

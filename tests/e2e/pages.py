@@ -20,13 +20,16 @@ AXE = Axe()
 SERIOUS = ("serious", "critical")
 
 SIDEWAYS_OVERFLOW = """() => {
-  // How far the page scrolls sideways, and the innermost elements that stick out on the right.
+  // How far the page scrolls sideways, and the innermost elements that stick out on the right;
+  // and the tables cut by their own sideways scroll (a column out of sight).
   const width = document.documentElement.clientWidth;
   const overflow = document.documentElement.scrollWidth - width;
-  if (overflow <= 0) return null;
+  const cut = [...document.querySelectorAll(".table-wrap")].filter(wrap => wrap.scrollWidth > wrap.clientWidth + 1)
+    .map(wrap => `${wrap.querySelector("table").className || wrap.parentElement.className} by ${wrap.scrollWidth - wrap.clientWidth}px`);
+  if (overflow <= 0 && cut.length === 0) return null;
   const out = [...document.querySelectorAll("body *")].filter(el => el.getBoundingClientRect().right > width + 0.5
     && ![...el.children].some(child => child.getBoundingClientRect().right > width + 0.5));
-  return {overflow, out: out.slice(0, 4).map(el => el.tagName.toLowerCase() + "." + [...el.classList].join("."))};
+  return {overflow, cut, out: out.slice(0, 4).map(el => el.tagName.toLowerCase() + "." + [...el.classList].join("."))};
 }"""
 
 
@@ -38,8 +41,8 @@ def screenshot(page, name: str, size: dict) -> None:
 
 
 def overflow_at_each_width(page, name: str) -> dict:
-    """``{width: how far the page scrolls sideways and what sticks out}`` at 1280, 390 and 320 px,
-    for the widths where it does."""
+    """``{width: how far the page scrolls sideways, what sticks out, the tables cut}`` at 1280, 390
+    and 320 px, for the widths where any is."""
     found = {}
     for size in (DESKTOP, PHONE, NARROWEST):
         page.set_viewport_size(size)

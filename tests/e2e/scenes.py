@@ -1,8 +1,8 @@
 """Tables and pages for the look-and-feel browser tests: every game in a chosen position, between
 people only (no computer moves while a page is looked at), and every other kind of page.
 
-``TABLE_SCENES`` name positions of each game (draw phase, play phase, Frustration's contract,
-Frayzy's pending Draw 5 start card, ...); ``make_table_scene`` puts one on a fresh table.
+``TABLE_SCENES`` name positions of each game (draw phase, play phase, Frustration's contract
+and a table after it, Frayzy's pending Draw 5 start card, ...); ``make_table_scene`` puts one on a fresh table.
 """
 from __future__ import annotations
 
@@ -19,9 +19,12 @@ STANDARD_PLAY = ("standard", 2, lambda: build(
     melds=[(0, "5S 5H 5C"), (1, "10D JD QD KD"), (1, "7H 7C 7D")], discard="3S 8S QC", turn=0, phase="play"))
 WILD_PLAY = ("wild", 3, lambda: wild(
     ["4C 5C 6H 9S 9D 4D KC QC", "KH QH JS 2D 3D 4S 8H", "2C 3S 7C 8C JC"],
-    melds=[(1, "5H AS=6H 7H"), (2, "9C 10C AD=JC")], discard="2S 6C", turn=0, pending="6H"))
+    melds=[(1, "5H AS=6H 7H"), (2, "9C 10C AD=JC"), (2, "5D AC=6D AH=7D 8D")], discard="2S 6C", turn=0, pending="6H"))
 FRUSTRATION_CONTRACT = ("frustration", 2, lambda: frustration(
     ["5S 5H JK 7H 7H~1 7S 9C 9D 2C KS AH QD", "KH QH JS"], totals=[1, 3]))
+FRUSTRATION_LAID = ("frustration", 2, lambda: frustration(
+    ["5S 7H 9C 2C QD", "KH QH JS 4D 6C 8C 10S AD"], melds=[(0, "9D 9H 9S"), (0, "4C 4H JK=4"), (0, "KD KS KC")],
+    laid_down=[True, False], totals=[1, 3]))
 FRAYZY_PLAY = ("frayzy", 3, lambda: frayzy(
     ["R7 B12 W SKIP DRAW5 G3 Y5 Y6 B4 R11", "Y1 Y2 Y3 B1 B2", "G1 G2 G4 G5"],
     melds=[(1, "R9 W~1=R10 R11~1 R12"), (2, "Y7 Y8 Y9 Y10 Y11"), (0, "G6 B6 R6 Y6~1")], discard="SKIP~1 Y12"))
@@ -33,6 +36,7 @@ TABLE_SCENES = {
     "standard-play": STANDARD_PLAY,
     "wild-play": WILD_PLAY,
     "frustration-contract": FRUSTRATION_CONTRACT,
+    "frustration-laid": FRUSTRATION_LAID,
     "frayzy-play": FRAYZY_PLAY,
     "frayzy-draw-five": FRAYZY_START_DRAW_FIVE,
 }
@@ -75,9 +79,10 @@ def finished_game(variant: str = "standard", players: int = 2):
     return game
 
 
-def game_with_results(variant: str, players: int, deals: int = 1):
-    """A game between people in play after ``deals`` finished deals (its score sheet has rows)."""
-    game = make_started_game(players=players, humans=people(players), seed=f"scene-results-{variant}",
+def game_with_results(variant: str, players: int, deals: int = 1, humans=None):
+    """A game between people (``humans``, else ``ana``, ``ben``, ...) in play after ``deals``
+    finished deals (its score sheet has rows)."""
+    game = make_started_game(players=players, humans=humans or people(players), seed=f"scene-results-{variant}",
                              variant=variant)
     play_moves(game, 2000, until=lambda g: g.deals.exclude(result=None).count() >= deals, seed="scene-results")
     return game

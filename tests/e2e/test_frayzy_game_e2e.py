@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.pages import ana  # noqa: F401 (a fixture)
+from tests.e2e.scenes import make_table_scene
 from tests.e2e.tables import UPDATE_TIMEOUT_MS, open_table, select_cards, shown_version, wait_for_newer_board
 from tests.engine.builders import frayzy
 from tests.factories import load_state, put_position
@@ -90,3 +92,25 @@ def test_draw_5_at_a_chosen_opponent_then_a_skip(new_user_page):
     expect(ben.locator(".turn-banner")).to_contain_text("Waiting for cat to draw")
     expect(ana.locator(".turn-banner")).to_contain_text("Waiting for cat to draw")
     assert load_state(game).deal.turn == 2
+
+
+def test_a_lone_action_card_lights_only_the_discard_pile_and_is_played_there(ana):
+    """A Skip selected alone: the discard pile is its target, "meld" and "discard selected" are off
+    (an action card is never melded nor discarded, F8 and F11); a Draw 5 needs its chooser, so
+    nothing lights; tapping the pile with the Skip plays it (F14), as its own button does."""
+    game = make_table_scene("frayzy-play")
+    ana.goto(game.get_absolute_url())
+    pile, meld, discard = ana.locator(".pile-discard"), ana.locator("#act-meld"), ana.locator("#act-discard")
+    select_cards(ana, ["R7"])
+    expect(pile).to_have_class(re.compile(r"\bis-target\b"))
+    expect(discard).to_be_enabled()
+    for action_card in ("DRAW5", "SKIP"):
+        select_cards(ana, [ana.locator("#board input[name=cards]:checked").get_attribute("value"), action_card])
+        expect(meld).to_be_disabled()
+        expect(discard).to_be_disabled()
+        expect(pile).to_have_class(re.compile(r"\bis-target\b") if action_card == "SKIP" else re.compile(r"^(?!.*is-target)"))
+    before = shown_version(ana)
+    pile.locator(".pile-label").click()
+    wait_for_newer_board(ana, before)
+    expect(ana.locator(".move-log")).to_contain_text("ana played Skip: ben is skipped.")
+    expect(ana.locator(".pile-discard [data-card='SKIP']")).to_be_visible()

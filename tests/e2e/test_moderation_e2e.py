@@ -9,6 +9,8 @@ from playwright.sync_api import expect
 
 from games.models import AuditEntry, Game, Move, Report, Seat
 from tests.e2e.conftest import E2E_PASSWORD
+from tests.e2e.pages import ana, overflow_at_each_width, serious_violations  # noqa: F401 (ana: a fixture)
+from tests.e2e.scenes import make_table_scene
 from tests.e2e.tables import UPDATE_TIMEOUT_MS, silence_events
 from tests.factories import make_started_game, move_fields, play_moves, seat_to_move, snapshot
 from tests.moderators import moderators_group
@@ -109,3 +111,35 @@ def test_player_reports_another_player_then_leaves_the_game(new_user_page, djang
     assert seat.is_bot and seat.former_user == ana
     # Ben's open page hears of it and shows the computer in Ana's place.
     expect(ben_page.locator(".seats")).to_contain_text("Computer 1", timeout=UPDATE_TIMEOUT_MS)
+
+
+def test_a_long_report_is_counted_as_typed_and_a_refused_one_keeps_its_text(ana):
+    """1000 characters with 10 line breaks, typed in the textarea, are filed (the browser sends
+    1010 with its CRLF line breaks); one character more (the textarea's own limit lifted) comes
+    back as the form with the text and the limit; sending it again while the first is open files
+    nothing new."""
+    game = make_table_scene("standard-draw")
+    ana.goto(game.get_absolute_url())
+    ana.get_by_text("Report a player or this game").click()
+    typed = "\n".join(["x" * 90] * 11)
+    form = ana.locator("form.report-form")
+    form.locator("textarea[name=reason]").fill(typed)
+    form.get_by_role("button", name="Send report").click()
+    expect(ana.locator("#messages")).to_contain_text("a moderator will look at your report")
+    assert list(Report.objects.values_list("reason", flat=True)) == [typed]
+
+    ana.get_by_text("Report a player or this game").click()
+    textarea = form.locator("textarea[name=reason]")
+    textarea.evaluate("area => area.removeAttribute('maxlength')")
+    textarea.fill(typed + "!")
+    form.get_by_role("button", name="Send report").click()
+    expect(ana.get_by_test_id("report-refused")).to_contain_text("up to 1000 characters; yours has 1001")
+    expect(ana.locator("textarea[name=reason]")).to_have_value(typed + "!")
+    assert Report.objects.count() == 1
+    assert serious_violations(ana) == []
+    assert overflow_at_each_width(ana, "report-refused") == {}
+
+    ana.locator("textarea[name=reason]").fill(typed)
+    ana.get_by_role("button", name="Send report").click()
+    expect(ana.locator("#messages")).to_contain_text("a moderator will look at your report")
+    assert Report.objects.count() == 1

@@ -39,3 +39,19 @@ def test_a_page_without_its_game_socket_follows_the_game_by_comparing_versions(n
     # Ana's socket is open: with Redis her page relies on its events and asks for no version.
     assert asked["ben"] > 0
     assert (asked["ana"] > 0) is settings.RUMMY_PAGE_POLL_ALWAYS
+
+
+SOCKET_CLOSE_CODE = """path => new Promise(resolve => {
+  const socket = new WebSocket("ws://" + location.host + path);
+  socket.addEventListener("close", event => resolve(event.code));
+})"""
+
+
+def test_the_socket_of_an_unknown_game_is_refused_for_good(new_user_page):
+    """A game that does not exist (or no longer does) refuses its socket with 4403, the code that
+    stops the page's reconnecting, not a drop (1006) it would retry for ever."""
+    ana = new_user_page("ana")
+    game = open_table(ana)
+    codes = {path: ana.evaluate(SOCKET_CLOSE_CODE, path)
+             for path in (f"/ws/games/{game.pk + 1000}/", "/ws/games/999999999999999999/")}
+    assert codes == {f"/ws/games/{game.pk + 1000}/": 4403, "/ws/games/999999999999999999/": 4403}

@@ -15,21 +15,22 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Seat
 from tests.engine.builders import build
-from tests.factories import put_position
-from tests.e2e.pages import DESKTOP, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
+from tests.factories import make_user, put_position
+from tests.e2e.pages import DESKTOP, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene
 
 pytestmark = [pytest.mark.e2e]
 
 HIDDEN_CARD_TEXT = """() => {
-  // A card's corner text (rank and suit; Frayzy: number, shape and colour word) that runs past its
+  // A card's corner text (rank and suit; Frayzy: number, shape and colour word; a meld's wild: its
+  // mark and what it stands for, which sit over the card's edges) that runs past its
   // card, or that the next card covers where cards overlap: each text's own extent is tested.
   const found = [];
   const ownCard = (card, x, y) => {
     const hit = document.elementFromPoint(x, y);
     return hit !== null && hit.closest("[data-card]") === card;
   };
-  for (const el of document.querySelectorAll("#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name")) {
+  for (const el of document.querySelectorAll("#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name, #board .meld .card-wild-mark, #board .meld .card-stands")) {
     const card = el.closest("[data-card]");
     el.scrollIntoView({block: "center"});
     const range = document.createRange();
@@ -87,17 +88,77 @@ def test_the_two_player_standard_table_fits_the_phone(ana):
     assert outside == []
 
 
+UNDER_THE_HAND_BAR = """() => {
+  // Every control of the board brought into view as the browser does (tabbing, a tap's scroll):
+  // the ones a point in their middle does not reach (the hand's bar over them), and every element
+  // that scrolls inside itself.
+  const describe = el => el ? el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + "." + [...el.classList].join(".")
+    + (el.textContent.trim() ? " " + JSON.stringify(el.textContent.trim().slice(0, 24)) : "") : "nothing";
+  const controls = [...document.querySelectorAll(
+    "#board :is(button, a[href], select, textarea, summary, label.hand-card, [data-drop])")]
+    .filter(el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden"
+      && !(el.closest("details:not([open])") && !el.closest("summary")));
+  const hidden = [];
+  for (const el of controls) {
+    el.scrollIntoView({block: "nearest"});
+    const box = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + Math.min(box.width / 2, 12), box.top + box.height / 2);
+    if (!hit || !(el.contains(hit) || hit.contains(el))) hidden.push(describe(el) + " under " + describe(hit));
+  }
+  const scrolling = [...document.querySelectorAll("#board *")].filter(el => el.scrollHeight > el.clientHeight + 1
+    && /(auto|scroll)/.test(getComputedStyle(el).overflowY)).map(describe);
+  return {hidden, scrolling};
+}"""
+
+
+def test_no_control_hides_under_the_hand_bar_of_a_phone(ana):
+    """At 390×844 and 320×640 the hand's bar holds the hand and its buttons only: every other
+    control of every scene (melds, "New meld", Frustration's trays and contract button, Frayzy's
+    action cards, the move log, the report form) comes into view clear of it, and nothing scrolls
+    inside itself (the contract area included)."""
+    found = {}
+    for name in TABLE_SCENES:
+        game = make_table_scene(name)
+        for size in (PHONE, NARROWEST):
+            ana.set_viewport_size(size)
+            ana.goto(game.get_absolute_url())
+            expect(ana.locator(".seats")).to_be_visible()
+            result = ana.evaluate(UNDER_THE_HAND_BAR)
+            if result["hidden"] or result["scrolling"]:
+                found[f"{name}-{size['width']}"] = result
+    assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+LONG_NAMES = ["Bartholomew_Fitzgerald", "Anastasia-Konstantinova", "Wolfgang.Amadeus.Mozart", "Christopher_Columbus"]
+SCORE_SHEET_FIT = """sheet => {
+  // How far the sheet scrolls sideways, headings whose text is cut, and the Result cells' width.
+  const wrap = sheet.querySelector(".table-wrap");
+  const cut = [...sheet.querySelectorAll("th, td")].filter(cell => cell.scrollWidth > cell.clientWidth + 1)
+    .map(cell => cell.textContent.trim());
+  const results = [...sheet.querySelectorAll("tbody td:last-child")].map(cell => cell.getBoundingClientRect().width);
+  const lines = cell => { const range = document.createRange(); range.selectNodeContents(cell); return range.getClientRects().length; };
+  const broken = [...sheet.querySelectorAll("th:first-child, td:not(:last-child)")].filter(cell => lines(cell) > 1)
+    .map(cell => cell.textContent.trim());
+  return {sideways: wrap.scrollWidth - wrap.clientWidth, cut, broken, narrowest_result: Math.min(...results)};
+}"""
+
+
 def test_score_sheets_of_four_players_fit(ana):
-    game = game_with_results("frayzy", 4)
+    """Four players with long names: the names wrap in the headings, the Result column keeps room
+    for "... went out" (80 px at least), "Round", "Total" and the points stay whole, nothing is cut
+    and nothing scrolls sideways, at 1280 and 390 px."""
+    game = game_with_results("frayzy", 4, humans=[make_user(name) for name in LONG_NAMES])
     ana.goto(game.get_absolute_url())
     sheet = ana.locator(".score-sheet")
     expect(sheet.locator("tbody tr")).not_to_have_count(0)
     for size in (DESKTOP, PHONE):
         ana.set_viewport_size(size)
         screenshot(ana, "score-sheet-4", size)
-        cut = sheet.locator(".table-wrap").evaluate("wrap => wrap.scrollWidth - wrap.clientWidth")
-        assert cut <= 0, f"the score sheet is cut by {cut}px at {size['width']}px"
+        fit = sheet.evaluate(SCORE_SHEET_FIT)
+        assert (fit["sideways"], fit["cut"], fit["broken"]) == (0, [], []) and fit["narrowest_result"] >= 80, \
+            (size["width"], fit)
     expect(sheet.locator("thead")).to_contain_text("Round")
+    expect(sheet.locator("tbody td").last).to_contain_text("went out")
 
 
 def test_the_clock_counts_down_warns_and_hands_over_to_the_computer(ana):
@@ -177,3 +238,21 @@ def test_a_page_whose_websocket_is_down_still_catches_up(ana):
     services.submit_move(game.seats.get(position=0).user, game.pk, version, {"type": "draw_stock"})
     ana.wait_for_function("v => Number(document.querySelector('#board').dataset.version) > v", arg=version,
                           timeout=10_000)
+
+
+def test_the_lobby_shows_only_the_chosen_games_options(ana):
+    """Tick boxes included: their row's flex rule must not outrank ``hidden``."""
+    ana.goto("/")
+    form = ana.locator("form[data-table-form]")
+    going_rummy, target = form.locator("input[name=going_rummy]"), form.locator("input[name=target]")
+    frayzy_target = form.locator("select[name=frayzy_target]")
+    expect(going_rummy).to_be_visible()
+    expect(frayzy_target).to_be_hidden()
+    for variant in ("wild", "frustration", "frayzy"):
+        form.locator("select[name=variant]").select_option(variant)
+        expect(going_rummy).to_be_hidden()
+        expect(target).to_be_hidden()
+        if variant == "frayzy":
+            expect(frayzy_target).to_be_visible()
+        else:
+            expect(frayzy_target).to_be_hidden()

@@ -103,4 +103,40 @@ def test_an_aborted_game_offers_no_moves():
     moderation.abort_game(make_moderator(), game.pk, "Broken table.")
     body = login(player).get(reverse("game_detail", args=[game.pk])).content.decode()
     assert "Aborted" in body and "Your turn" not in body and 'value="draw_stock"' not in body
+    assert "This game has stopped</strong>: it was aborted. Nobody is to move." in body
+    assert "Waiting for" not in body and "seat-turn" not in body
     assert reverse("game_leave", args=[game.pk]) not in body
+
+
+def test_a_report_is_counted_as_typed_and_a_refused_one_comes_back_with_its_text():
+    """A browser sends each line break as CRLF: 1000 characters with 10 line breaks arrive as 1010
+    and are still 1000 as the player counts them. One over the limit comes back as the form, with
+    the text and the limit."""
+    game = make_started_game(players=2, seed="report-length")
+    client = login(seats_of(game)[0].user)
+    url = reverse("game_report", args=[game.pk])
+    typed = "\r\n".join(["x" * 90] * 11)
+    assert len(typed.replace("\r\n", "\n")) == 1000
+    assert client.post(url, {"about": "", "reason": typed}).status_code == 302
+    assert Report.objects.get().reason == typed.replace("\r\n", "\n")
+
+    too_long = typed + "z"
+    response = client.post(url, {"about": str(seats_of(game)[1].user.pk), "reason": too_long})
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert "up to 1000 characters; yours has 1001" in body
+    assert too_long.replace("\r\n", "\n") + "</textarea>" in body
+    assert f'value="{seats_of(game)[1].user.pk}" selected' in body
+    assert Report.objects.count() == 1
+
+
+def test_the_same_report_sent_twice_while_open_is_filed_once():
+    game = make_started_game(players=2, seed="report-twice")
+    client = login(seats_of(game)[0].user)
+    url = reverse("game_report", args=[game.pk])
+    for _ in range(2):
+        assert client.post(url, {"about": "", "reason": "Board froze."}).status_code == 302
+    assert Report.objects.count() == 1
+    Report.objects.update(status=Report.Status.RESOLVED)
+    assert client.post(url, {"about": "", "reason": "Board froze."}).status_code == 302
+    assert Report.objects.filter(status=Report.Status.OPEN).count() == 1

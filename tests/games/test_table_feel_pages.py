@@ -101,7 +101,17 @@ def test_the_summary_of_a_deal_says_who_went_out_what_was_left_and_the_totals():
     ben = re.search(r'<tr data-testid="summary-line"><th scope="row">ben</th>(.*?)</tr>', body, re.S).group(1)
     assert re.findall(r'data-card="(\w+)"', ben) == ["2C", "KH", "QS"]
     assert re.findall(r'<td class="number">(\d+)</td>', ben) == ["22", "22"]
-    assert 'data-testid="dismiss-summary"' in body
+    assert 'data-testid="dismiss-summary">Play on</button>' in body
+
+
+def test_the_last_deals_summary_closes_instead_of_playing_on():
+    game = make_started_game(players=2, humans=["ana", "ben"], seed="feel-last", options={"target": 25})
+    play_moves(game, seed="feel-last")
+    last = game.deals.exclude(result=None).order_by("number").last()
+    assert game.status == Game.Status.FINISHED
+    body = login(seats_of(game)[0].user).get(reverse("game_deal_summary", args=[game.pk, last.number]),
+                                             headers={"HX-Request": "true"}).content.decode()
+    assert 'data-testid="dismiss-summary">Close</button>' in body
 
 
 def test_the_next_deal_offers_the_summary_until_another_deal_ends():

@@ -19,13 +19,15 @@ def record(client, game, **params):
 
 
 def test_record_of_a_finished_game_shows_standings_score_sheet_chart_and_moves():
-    game = computer_game("standard", seed="record-standard")
+    game = computer_game("standard", players=3, seed="record-standard")
     seats = list(game.seats.order_by("position"))
+    assert seats[0].place != 1
     deals = list(Deal.objects.filter(game=game).order_by("number"))
     body = record(login(make_user()), game).content.decode()
-    assert [int(p) for p in re.findall(r'<tr data-testid="record-seat"><td>(\d)', body)] == [s.place for s in seats]
+    shown = re.findall(r'<tr data-testid="record-seat"><td>(\d)</td><th scope="row">(?:<a [^>]*>)?([^<]+)<', body)
+    assert shown == sorted((str(s.place), s.name) for s in seats), "the standings are listed by place"
     # Score sheet: one row per deal; chart: one polyline per seat ending at the seat's total.
-    assert body.count('<polyline class="chart-line') == 2
+    assert body.count('<polyline class="chart-line') == 3
     lines = re.findall(r'data-seat="(\d)" data-totals="([-\d,]+)"', body)
     for seat in seats:
         totals = [int(v) for v in dict(lines)[str(seat.position)].split(",")]

@@ -5,6 +5,7 @@ Each step is rebuilt with the engine here and every ``data-card`` in the replay 
 checked against what that viewer may know at that step: their own hand, the melds on the table
 and the top of the discard pile. No other card may reach the page.
 """
+import itertools
 import re
 
 import pytest
@@ -94,3 +95,15 @@ def test_the_caption_names_a_drawn_card_only_after_the_game():
     draw = next(m for m in moves if m.action["type"] == "draw_stock")
     client = login(playing.seats.get(position=draw.seat).user)
     assert "<code>draw</code>" in fragment(client, playing, draw.step)
+
+
+def test_a_deals_last_move_is_labelled_with_that_deal():
+    """In play the step after a deal's last move shows the next deal's table, but the move, and its
+    caption, belong to the deal it ended."""
+    game = people_game("frustration", humans=2, seed="caption-deal", moves=150)
+    moves = logged_moves(game)
+    last = next(m for m, after in itertools.pairwise(moves) if after.deal != m.deal)
+    assert game.status == Game.Status.ACTIVE and last.deal == 1
+    client = login(game.seats.get(position=0).user)
+    assert f"· deal {last.deal} ·" in fragment(client, game, last.step)
+    assert f"· deal {last.deal + 1} ·" in fragment(client, game, last.step + 1)
