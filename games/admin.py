@@ -17,7 +17,7 @@ from rummy_site import converters  # noqa: F401 (registers <id:...>)
 from . import moderation
 from .admin_actions import ModerationAdminMixin, ReasonForm, reason_action
 from .models import AuditEntry, Deal, Game, Move, Notification, Report, Seat
-from .services import Refusal
+from .errors import Refusal
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -1,7 +1,7 @@
 """Admin actions that ask for a reason first: the changelist action shows a form (the selected rows
 and a reason), and only its "apply" submit calls the moderation service once per selected row.
 
-A refused row (``services.Refusal``) is reported as an error message and the others still go ahead.
+A refused row (``errors.Refusal``) is reported as an error message and the others still go ahead.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
 
 from .moderation import REASON_MAX_LENGTH
-from .services import Refusal
+from .errors import Refusal
 
 APPLY = "apply"
 

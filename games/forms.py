@@ -10,7 +10,7 @@ from .engine.variants.frayzy import DEFAULT_TARGET as FRAYZY_TARGET
 from .engine.variants.frayzy import EXTENDED_TARGET
 from .models import DAY, TIME_PER_MOVE_CHOICES, Seat
 from .engine.variants.standard import DEFAULT_TARGET
-from .services import Refusal
+from .errors import Refusal
 
 LOWEST_TARGET = 50
 HIGHEST_TARGET = 500

@@ -11,7 +11,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from .engine.variants import VARIANTS, make_variant
@@ -107,6 +108,27 @@ class Game(models.Model):
         return make_variant(self.variant, self.options).describe_options()
 
 
+class SeatQuerySet(models.QuerySet):
+    """Query vocabulary for seats."""
+
+    def waiting(self):
+        """Seats whose owner is to move now: active games, their turn, the clock theirs (not
+        expired, not on autopilot); ``Seat.waits`` is the same rule for one seat in memory."""
+        return self.filter(game__status=Game.Status.ACTIVE, autopilot=False, position=F("game__turn_position"),
+                           game__turn_expired=False)
+
+    def waiting_on(self, user_id: int):
+        """Seats of ``user_id`` whose owner is to move now (``waiting``)."""
+        return self.waiting().filter(user_id=user_id)
+
+    def with_waiting_elsewhere(self):
+        """Annotate ``waiting_elsewhere``: how many games other than the seat's own wait on the
+        seat's user (its badge number without this game), so a move needs no count of its own."""
+        others = (Seat.objects.waiting().filter(user_id=OuterRef("user_id")).exclude(game_id=OuterRef("game_id"))
+                  .order_by().values("user_id").annotate(count=Count("pk")).values("count"))
+        return self.annotate(waiting_elsewhere=Coalesce(Subquery(others), 0))
+
+
 class Seat(models.Model):
     """A place at a table: a user, or a computer player when ``user`` is empty.
 
@@ -140,6 +162,8 @@ class Seat(models.Model):
     expired_turns = models.PositiveSmallIntegerField(default=0)
     autopilot = models.BooleanField(default=False)
 
+    objects = SeatQuerySet.as_manager()
+
     class Meta:
         ordering = ["game", "position"]
         constraints = [
@@ -162,6 +186,24 @@ class Seat(models.Model):
         if self.user_id:
             return self.user.username
         return f"Computer {self.position + 1} ({self.get_bot_level_display()})"
+
+    def waits(self, game: Game) -> bool:
+        """True when this seat's owner is to move now in ``game`` (its row, in memory): the rule
+        of ``SeatQuerySet.waiting``."""
+        return (bool(self.user_id) and game.status == Game.Status.ACTIVE and not self.autopilot
+                and self.position == game.turn_position and not game.turn_expired)
+
+    def computer_actor(self, game: Game) -> str | None:
+        """Who plays for this seat of ``game`` when it is to move: "computer" (a computer player's
+        seat), "deadline" (its owner's time ran out this turn), "autopilot" (seat on autopilot), or
+        None (its owner)."""
+        if self.is_bot:
+            return Move.Actor.COMPUTER
+        if game.turn_expired and game.turn_position == self.position:
+            return Move.Actor.DEADLINE
+        if self.autopilot:
+            return Move.Actor.AUTOPILOT
+        return None
 
 
 class Deal(models.Model):

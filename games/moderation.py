@@ -17,12 +17,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from records.services import void_game_record
-
-from . import notify, services, store
+from . import hooks, notify, services, store
 from .engine.cards import Card as EngineCard
 from .models import AuditEntry, Game, Report, Seat
-from .services import Refusal
+from .errors import Refusal
 
 MODERATE_GAME = "games.moderate_game"
 INSPECT_HIDDEN_STATE = "games.inspect_hidden_state"
@@ -171,7 +169,7 @@ def abort_game(acting_user, game_id: int, reason: str) -> Game:
 
 def void_game(acting_user, game_id: int, reason: str) -> Game:
     """Declare finished game ``game_id`` void: status ``voided``; its standings stay on record but
-    count for nothing: ``records.services.void_game_record`` takes it out of the match histories
+    count for nothing: the records, told through ``hooks.game_voided``, take it out of the match histories
     and profile statistics and rebuilds the ratings as if it had never been rated.
 
     Needs ``games.moderate_game``. Raises Refusal 403, 404, 409 (not finished), 400 (no reason).
@@ -183,7 +181,7 @@ def void_game(acting_user, game_id: int, reason: str) -> Game:
         if game.status != Game.Status.FINISHED:
             raise Refusal(409, "not_finished", "Only a finished game can be voided; abort a game in play.")
         game.status = Game.Status.VOIDED
-        void_game_record(game)
+        hooks.game_voided.send(sender=Game, game=game)
         _audit(acting_user, AuditEntry.Action.VOID_GAME, reason, game=game)
         services.record_change(game)
     return game

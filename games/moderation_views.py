@@ -13,7 +13,7 @@ from django_ratelimit.core import is_ratelimited
 from . import moderation
 from .forms import ReportForm
 from .models import Game
-from .services import Refusal
+from .errors import Refusal
 
 RATE_LIMITED = 429
 

@@ -13,47 +13,22 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django_tasks import task
 
-from records.services import record_finished_game
+from accounts.preferences import away_now
 
-from . import notices, notify, store, turn_clock
+from . import hooks, notify, store
 from .engine.actions import Action, action_from_json
 from .engine.bots import chooser
 from .engine.bots.memory import Memory
 from .engine.errors import IllegalAction
 from .engine.state import GameState, PlayerView
 from .engine.variants import VARIANTS, make_variant
+from .errors import Refusal
 from .models import DAY, TIME_PER_MOVE_CHOICES, Deal, Game, Move, Seat
 
-CONFLICT_CODES = frozenset({"not_your_turn", "game_over", "wrong_phase"})
 RECENT_MOVES = 8
 """How many of the latest moves a board shows."""
-
-
-class Refusal(Exception):
-    """A request the service refuses; nothing was written.
-
-    Attributes:
-        status: HTTP status for the answer: 400 malformed, 403 not allowed, 404 no such game,
-            409 conflict (stale version, not your turn, finished game), 422 against the rules.
-        code: stable machine-readable code, e.g. ``"stale_version"``, ``"bad_meld"``.
-        message: a sentence for the player. rule: rule book number, when one applies.
-    """
-
-    def __init__(self, status: int, code: str, message: str, rule: str = ""):
-        super().__init__(message)
-        self.status, self.code, self.message, self.rule = status, code, message, rule
-
-    @classmethod
-    def from_illegal(cls, error: IllegalAction) -> Refusal:
-        """Map an engine IllegalAction to a Refusal (400 malformed, 409 conflicts, else 422)."""
-        if error.code == "malformed":
-            status = 400
-        elif error.code in CONFLICT_CODES:
-            status = 409
-        else:
-            status = 422
-        return cls(status, error.code, error.message, error.rule)
 
 
 @dataclass
@@ -125,8 +100,7 @@ def _seats_with_game(game_id: int, *, lock: bool) -> tuple[Game, list[Seat]]:
     """
     query = Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("position")
     if lock:
-        query = query.select_for_update(of=("game",)).annotate(
-            away=turn_clock.away_now(), waiting_elsewhere=notices.waiting_elsewhere())
+        query = query.select_for_update(of=("game",)).annotate(away=away_now()).with_waiting_elsewhere()
     seats = list(query)
     if not seats:
         game = lock_game(game_id) if lock else Game.objects.filter(pk=game_id).first()
@@ -209,13 +183,15 @@ def _require_open(game: Game) -> None:
         raise Refusal(409, "already_started", "This game has already started.")
 
 
-def record_change(game: Game, seats: list[Seat] | None = None, rows: store.LoadedGame | None = None) -> None:
-    """Bump ``game``'s version for an accepted change, bring its turn clock up to date
-    (``turn_clock.after_change``: deadlines, queued computer moves and notices), save it, and send
-    the "changed" event after commit. ``seats``: the game's seats in position order, if loaded;
-    ``rows``: everything loaded for a move (``store.LoadedGame``), which spares the clock its reads."""
+def record_change(game: Game, seats: list[Seat] | None = None, rows: store.LoadedGame | None = None,
+                  mover: Seat | None = None) -> None:
+    """Bump ``game``'s version for an accepted change, tell whoever hooks onto it
+    (``hooks.change_accepted``: the turn clock's deadlines, queued computer moves and notices),
+    save it, and send the "changed" event after commit. ``seats``: the game's seats in position
+    order, if loaded; ``rows``: everything loaded for a move (``store.LoadedGame``), which spares
+    the receivers their reads; ``mover``: the seat whose person moved, for a player's move."""
     game.version += 1
-    turn_clock.after_change(game, seats, rows)
+    hooks.change_accepted.send(sender=Game, game=game, seats=seats, rows=rows, mover=mover)
     game.save()
     version = game.version
     transaction.on_commit(lambda: notify.game_changed(game.pk, version))
@@ -301,7 +277,7 @@ def close_table(user, game_id: int) -> Game:
 
 def start_game(user, game_id: int) -> Game:
     """Deal the first hand of ``user``'s full table (computer players then move through the
-    worker's ``games.jobs.computer_turn``).
+    worker's ``computer_turn``).
 
     Raises Refusal 403 (not the creator) or 409 (started, or seats still empty).
     """
@@ -334,16 +310,14 @@ def _apply(rows: store.LoadedGame, before: GameState, seat: Seat, action: Action
     store.save_state(rows, before, after)
     Move.objects.create(game=game, ply=game.version, deal_number=before.deal.number, seat=seat,
                         actor=actor, action=action.to_json(), events=events)
-    if actor == Move.Actor.PLAYER:
-        turn_clock.player_moved(seat)
     if after.finished:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         for s, place in zip(rows.seats, after.standings()):
             s.place = place
         Seat.objects.bulk_update(rows.seats, ["place"])
-        record_finished_game(game, rows.seats)
-    record_change(game, rows.seats, rows)
+        hooks.game_finished.send(sender=Game, game=game, seats=rows.seats)
+    record_change(game, rows.seats, rows, seat if actor == Move.Actor.PLAYER else None)
     return after
 
 
@@ -387,6 +361,13 @@ def submit_move(user, game_id: int, version: int, action_json: dict) -> Board:
         return _board(rows, after, seat)
 
 
+@task()
+def computer_turn(game_id: int, version: int) -> bool:
+    """Job: play one computer action in ``game_id`` if it is still at ``version`` and the seat to
+    move is played by the computer (``play_computer_turn``); the move queues the next one itself."""
+    return play_computer_turn(game_id, version)
+
+
 def _computer_memory(game: Game, deal_number: int) -> Memory:
     """What a computer seat saw of deal ``deal_number``: the public events of its moves' log."""
     moves = Move.objects.filter(game=game, deal_number=deal_number).order_by("ply").values_list("events", flat=True)
@@ -396,8 +377,8 @@ def _computer_memory(game: Game, deal_number: int) -> Memory:
 def play_computer_turn(game_id: int, version: int | None = None) -> bool:
     """Play one action for the seat to move in ``game_id`` when the computer plays it: a computer
     player, a person whose time ran out this turn, or a seat on autopilot
-    (``turn_clock.computer_actor`` names the Move's actor). With ``version``, only while the game
-    is still at that version (the worker's job, ``games.jobs.computer_turn``), so a job run twice
+    (``Seat.computer_actor`` names the Move's actor). With ``version``, only while the game
+    is still at that version (the worker's job, ``computer_turn``), so a job run twice
     or late moves nothing.
 
     The bot chooses outside any lock (``_computer_choice`` reads the game without locking it), so
@@ -421,7 +402,7 @@ def play_computer_turn(game_id: int, version: int | None = None) -> bool:
             return False
         rows = store.load_rows(game)
         seat = rows.seats[rows.deal.turn]
-        actor = turn_clock.computer_actor(game, seat)
+        actor = seat.computer_actor(game)
         if actor is None:
             return False
         _apply(rows, store.load_state(rows), seat, action, actor)
@@ -439,7 +420,7 @@ def _computer_choice(game_id: int, version: int | None) -> tuple[int, Action] | 
         return None
     rows = store.load_rows(game)
     seat = rows.seats[rows.deal.turn]
-    if turn_clock.computer_actor(game, seat) is None:
+    if seat.computer_actor(game) is None:
         return None
     state = store.load_state(rows)
     rng = random.Random(f"{game.seed}:bot:{game.version}")

@@ -20,7 +20,7 @@ from .direct_play import automatic_reading, saved_order
 from .forms import ComputerPlayerForm, NewTableForm, chosen_meld, contract_choices, contract_stands, move_payload
 from .models import Game
 from .presenters import RefusedForm, board_context
-from .services import Refusal
+from .errors import Refusal
 
 HAND_SORTS = ("suit", "rank")
 HAND_ORDERS = "hand_orders"

@@ -6,7 +6,7 @@ import pytest
 from accounts.models import Suspension
 from games import moderation, services
 from games.models import AuditEntry, Game, Move, Report, Seat
-from games.services import Refusal
+from games.errors import Refusal
 from records.models import PlayerResult, Rating, RatingChange
 from tests.factories import (
     hand_keys, load_state, make_started_game, make_table, make_user, play_moves, run_due_jobs, seat_to_move, seats_of,
