@@ -1,7 +1,7 @@
 """Background jobs: where each lives, and the names of jobs queued before they moved there.
 
 Each job is a django-tasks task defined beside the code that owns its rows: the computer's move
-(``services.computer_turn``), turn expiry and abandoning (``turn_clock.expire_turn``,
+(``services.moves.computer_turn``), turn expiry and abandoning (``turn_clock.expire_turn``,
 ``turn_clock.abandon_paused``), and the e-mails (``notices.warn_turn``, ``notices.email_turn``,
 ``notices.send_digest``). A queued job is a row naming its task by dotted path; jobs queued
 under the former ``games.jobs.*`` paths still find their task through the names below.

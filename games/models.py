@@ -1,7 +1,9 @@
 """Game rows: every game, seat, deal, physical card, meld and move is a row.
 
-Only ``games.services`` writes these rows and only ``games.store`` translates them to and from the
-rules engine. Hidden information (hands, stock order, deal seeds) lives here and leaves the server
+Written by ``games.services`` (tables, seats, moves, the version), the turn clock
+(``games.turn_clock``: the turn and deadline fields) and moderation (``games.moderation``: audit
+entries, reports, seats handed over); only ``games.store`` translates them to and from the rules
+engine. Hidden information (hands, stock order, deal seeds) lives here and leaves the server
 only through a player's view.
 """
 from __future__ import annotations

@@ -16,7 +16,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.core import is_ratelimited
 
 from . import notices, services, turn_clock
-from .direct_play import automatic_reading, saved_order
+from .direct_play import saved_order
 from .forms import ComputerPlayerForm, NewTableForm, chosen_meld, contract_choices, contract_stands, move_payload
 from .models import Game
 from .presenters import RefusedForm, board_context
@@ -128,20 +128,6 @@ def _refused_form(post) -> RefusedForm:
                        contract_stands(post))
 
 
-def _submit(user, game_id: int, version: int, payload: dict) -> services.Board:
-    """Submit the move and return the mover's board after it; a meld or lay-off whose wilds have
-    several legal readings that cannot matter (``direct_play.automatic_reading``) is made with the
-    first, without asking."""
-    try:
-        return services.submit_move(user, game_id, version, payload)
-    except Refusal as refusal:
-        resolved = automatic_reading(services.access_board(user, game_id).view, payload) \
-            if refusal.code == "choose_wild" else None
-        if resolved is None:
-            raise
-        return services.submit_move(user, game_id, version, resolved)
-
-
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
@@ -151,7 +137,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refused(request, game_id, Refusal(RATE_LIMITED, "rate_limited", "Too many moves; wait a moment."))
     try:
         version, payload = move_payload(request.POST)
-        board = _submit(request.user, game_id, version, payload)
+        board = services.submit_play(request.user, game_id, version, payload)
     except Refusal as refusal:
         return _refused(request, game_id, refusal, _refused_form(request.POST))
     if request.htmx:
