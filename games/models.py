@@ -1,8 +1,8 @@
 """Game rows: every game, seat, deal, physical card, meld and move is a row.
 
 Written by ``games.services`` (tables, seats, moves, the version), the turn clock
-(``games.turn_clock``: the turn and deadline fields) and moderation (``games.moderation``: audit
-entries, reports, seats handed over); only ``games.store`` translates them to and from the rules
+(``games.turn_clock``: the turn and deadline fields) and moderation (``moderation.services``:
+seats handed over); only ``games.store`` translates them to and from the rules
 engine. Hidden information (hands, stock order, deal seeds) lives here and leaves the server
 only through a player's view.
 """
@@ -336,101 +336,6 @@ class Move(models.Model):
         return f"{self.game} ply {self.ply}"
 
 
-class AuditEntryQuerySet(models.QuerySet):
-    """Audit rows are written once and never changed: bulk updates and deletes are refused."""
-
-    def update(self, **kwargs):
-        raise PermissionError("Audit entries are never changed.")
-
-    def delete(self):
-        raise PermissionError("Audit entries are never deleted.")
-
-
-class AuditEntry(models.Model):
-    """One moderator action or hidden-state inspection (also a player leaving a game): who, what,
-    when and why. Append-only: ``save`` refuses an existing row and ``delete`` always refuses.
-
-    ``details`` holds what the action needs to be understood later, e.g. ``{"position": 1}``.
-    Written only by ``games.moderation``.
-    """
-
-    class Action(models.TextChoices):
-        ABORT_GAME = "abort_game", "Abort game"
-        VOID_GAME = "void_game", "Void game"
-        REPLACE_SEAT = "replace_seat", "Replace seat with a computer player"
-        REMOVE_PLAYER = "remove_player", "Remove player"
-        LEAVE_GAME = "leave_game", "Player left the game"
-        SUSPEND_USER = "suspend_user", "Suspend user"
-        UNSUSPEND_USER = "unsuspend_user", "Lift suspension"
-        RESEND_TURN = "resend_turn", "Re-send turn notification"
-        INSPECT_HIDDEN = "inspect_hidden", "Inspect hidden state"
-        RESOLVE_REPORT = "resolve_report", "Resolve report"
-        DISMISS_REPORT = "dismiss_report", "Dismiss report"
-
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    action = models.CharField(max_length=20, choices=Action.choices)
-    reason = models.TextField()
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.PROTECT, related_name="audit_entries")
-    target_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                    related_name="+")
-    details = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    objects = AuditEntryQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        verbose_name_plural = "audit entries"
-        permissions = [
-            ("moderate_game", "Can abort or void games, hand seats to computers and re-send turn notifications"),
-            ("inspect_hidden_state", "Can inspect the hidden state of a game (hands, stock order)"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor}: {self.get_action_display()}"
-
-    def save(self, *args, **kwargs):
-        """Insert the row; raises PermissionError for a row that already exists (never editable)."""
-        if not self._state.adding:
-            raise PermissionError("Audit entries are never changed.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        """Always raises PermissionError: the audit trail keeps every row."""
-        raise PermissionError("Audit entries are never deleted.")
-
-
-class Report(models.Model):
-    """A player's report of another player or of a game, queued for moderators.
-
-    ``reported_user`` empty means the game itself is reported. ``note`` is the moderator's reason
-    when resolving or dismissing it.
-    """
-
-    class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        RESOLVED = "resolved", "Resolved"
-        DISMISSED = "dismissed", "Dismissed"
-
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made")
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="reports")
-    reported_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                      related_name="reports_received")
-    reason = models.TextField(max_length=1000)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    created_at = models.DateTimeField(auto_now_add=True)
-    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                   related_name="+")
-    handled_at = models.DateTimeField(null=True, blank=True)
-    note = models.TextField(blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["status", "created_at"])]
-
-    def __str__(self) -> str:
-        about = self.reported_user or self.game
-        return f"Report #{self.pk} about {about}"
 class Notification(models.Model):
     """One notice sent to a user, recorded once: the unique constraints make a second badge event
     or e-mail of the same kind for the same game, seat and turn (or a second digest on the same day)

@@ -7,7 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.models import AuditEntry, Game, Move, Report, Seat
+from games.models import Game, Move, Seat
+from moderation.models import AuditEntry, Report
 from tests.e2e.conftest import E2E_PASSWORD
 from tests.e2e.tables import UPDATE_TIMEOUT_MS, silence_events
 from tests.factories import make_started_game, move_fields, play_moves, seat_to_move, snapshot

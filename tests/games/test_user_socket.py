@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from games import moderation
+from moderation import services as moderation
 from games.models import Connection
 from games.notices import is_present
 from tests.factories import hand_keys, login, make_started_game, make_user, post_move, seat_to_move, seats_of

@@ -6,7 +6,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from games import moderation, services
+from games import services
+from moderation import services as moderation
 from games.errors import Refusal
 from games.models import Move
 from tests.factories import (hand_keys, login, make_started_game, make_table, make_user, post_move,

@@ -6,8 +6,9 @@ user's permission here, in the service layer, raising ``Refusal`` (403 not allow
 row, 409 wrong state, 400 no reason) before anything is written. Game changes lock the game row,
 bump its version and send the change event after commit, as ``games.services`` does.
 
-Permissions (held by the "Moderators" group, migration 0007): ``games.moderate_game``,
-``games.inspect_hidden_state``, ``games.change_report`` and ``accounts.suspend_user``.
+Permissions (held by the "Moderators" group: games migration 0007 made it, moderation migration
+0001 moved the permissions here with their models): ``moderation.moderate_game``,
+``moderation.inspect_hidden_state``, ``moderation.change_report`` and ``moderation.suspend_user``.
 """
 from __future__ import annotations
 
@@ -17,15 +18,17 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from . import hooks, notify, services, store
-from .engine.cards import Card as EngineCard
-from .models import AuditEntry, Game, Report, Seat
-from .errors import Refusal
+from games import hooks, notify, services, store
+from games.engine.cards import Card as EngineCard
+from games.errors import Refusal
+from games.models import Game, Seat
 
-MODERATE_GAME = "games.moderate_game"
-INSPECT_HIDDEN_STATE = "games.inspect_hidden_state"
-HANDLE_REPORTS = "games.change_report"
-SUSPEND_USER = "accounts.suspend_user"
+from .models import AuditEntry, Report, Suspension
+
+MODERATE_GAME = "moderation.moderate_game"
+INSPECT_HIDDEN_STATE = "moderation.inspect_hidden_state"
+HANDLE_REPORTS = "moderation.change_report"
+SUSPEND_USER = "moderation.suspend_user"
 REASON_MAX_LENGTH = 1000
 LEFT_THE_GAME = "Left the game."
 IN_PLAY = (Game.Status.ACTIVE, Game.Status.PAUSED)
@@ -68,8 +71,8 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
     keeps the seat's cards, score and place in turn; the person is kept as ``former_user``.
 
     The one handover for: a moderator replacing a seat (``REPLACE_SEAT``) or removing a player
-    (``REMOVE_PLAYER``), both needing ``games.moderate_game``; a suspension (``SUSPEND_USER``,
-    needing ``accounts.suspend_user``); and a player leaving (``LEAVE_GAME``, only their own seat).
+    (``REMOVE_PLAYER``), both needing ``moderation.moderate_game``; a suspension (``SUSPEND_USER``,
+    needing ``moderation.suspend_user``); and a player leaving (``LEAVE_GAME``, only their own seat).
     Writes an audit row and records the change (``services.record_change``: version, turn clock,
     a queued computer move when the computer is now to move, the event after commit). When no person is left at the table the game is
     aborted instead (the audit row says so).
@@ -119,7 +122,7 @@ def remove_player(acting_user, game_id: int, position: int, reason: str) -> None
     player takes the seat (``hand_seat_to_computer``); at a table still waiting for players the
     seat is freed, and when it was the table creator's the table is aborted.
 
-    Needs ``games.moderate_game``. Raises Refusal 403, 404 (no such game or seat), 409 (finished
+    Needs ``moderation.moderate_game``. Raises Refusal 403, 404 (no such game or seat), 409 (finished
     or aborted game, or a computer's seat), 400 (no reason).
     """
     _require(acting_user, MODERATE_GAME)
@@ -151,7 +154,7 @@ def remove_player(acting_user, game_id: int, position: int, reason: str) -> None
 def abort_game(acting_user, game_id: int, reason: str) -> Game:
     """Stop game ``game_id`` (waiting or in play) for good: status ``aborted``, no result.
 
-    Needs ``games.moderate_game``. Raises Refusal 403, 404, 409 (already finished, aborted or
+    Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (already finished, aborted or
     voided), 400 (no reason).
     """
     _require(acting_user, MODERATE_GAME)
@@ -172,7 +175,7 @@ def void_game(acting_user, game_id: int, reason: str) -> Game:
     count for nothing: the records, told through ``hooks.game_voided``, take it out of the match histories
     and profile statistics and rebuilds the ratings as if it had never been rated.
 
-    Needs ``games.moderate_game``. Raises Refusal 403, 404, 409 (not finished), 400 (no reason).
+    Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (not finished), 400 (no reason).
     """
     _require(acting_user, MODERATE_GAME)
     reason = _clean_reason(reason)
@@ -191,7 +194,7 @@ def resend_turn_notification(acting_user, game_id: int, reason: str) -> None:
     """Send game ``game_id``'s "changed, version N" event again at its current version, so a page
     that missed it re-fetches its board; nothing in the game changes (no version bump).
 
-    Needs ``games.moderate_game``. Raises Refusal 403, 404, 409 (not in play), 400 (no reason).
+    Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (not in play), 400 (no reason).
     """
     _require(acting_user, MODERATE_GAME)
     reason = _clean_reason(reason)
@@ -224,7 +227,7 @@ def inspect_hidden_state(acting_user, game_id: int, reason: str) -> HiddenState:
     """Show every hand and the stock order of game ``game_id``'s current deal, and write an audit
     row saying who looked, when and why (the row is committed before anything is shown).
 
-    Needs ``games.inspect_hidden_state``. Raises Refusal 403, 404, 409 (not dealt yet), 400 (no reason).
+    Needs ``moderation.inspect_hidden_state``. Raises Refusal 403, 404, 409 (not dealt yet), 400 (no reason).
     """
     _require(acting_user, INSPECT_HIDDEN_STATE)
     reason = _clean_reason(reason)
@@ -249,12 +252,10 @@ def suspend_user(acting_user, user_id: int, reason: str):
     (``hand_seat_to_computer``), their seats at waiting tables are freed and the waiting tables
     they opened are aborted. Returns the ``Suspension``.
 
-    Needs ``accounts.suspend_user``. Raises Refusal 403 (not allowed, or the target is the acting
+    Needs ``moderation.suspend_user``. Raises Refusal 403 (not allowed, or the target is the acting
     user, a superuser, or staff when the acting user is not a superuser), 404, 409 (already
     suspended), 400 (no reason).
     """
-    from accounts.models import Suspension
-
     _require(acting_user, SUSPEND_USER)
     reason = _clean_reason(reason)
     with transaction.atomic():
@@ -291,10 +292,8 @@ def unsuspend_user(acting_user, user_id: int, reason: str):
     records who lifted it, when and why, and an audit row is written. Seats handed to computers
     stay with them. Returns the lifted ``Suspension``.
 
-    Needs ``accounts.suspend_user``. Raises Refusal 403, 404, 409 (not suspended), 400 (no reason).
+    Needs ``moderation.suspend_user``. Raises Refusal 403, 404, 409 (not suspended), 400 (no reason).
     """
-    from accounts.models import Suspension
-
     _require(acting_user, SUSPEND_USER)
     reason = _clean_reason(reason)
     with transaction.atomic():
@@ -351,7 +350,7 @@ def _close_report(acting_user, report_id: int, reason: str, status: str, action:
 def resolve_report(acting_user, report_id: int, reason: str) -> Report:
     """Close open report ``report_id`` as resolved (acted on), with the moderator's ``reason``.
 
-    Needs ``games.change_report``. Raises Refusal 403, 404, 409 (already handled), 400 (no reason).
+    Needs ``moderation.change_report``. Raises Refusal 403, 404, 409 (already handled), 400 (no reason).
     """
     return _close_report(acting_user, report_id, reason, Report.Status.RESOLVED, AuditEntry.Action.RESOLVE_REPORT)
 
@@ -359,6 +358,6 @@ def resolve_report(acting_user, report_id: int, reason: str) -> Report:
 def dismiss_report(acting_user, report_id: int, reason: str) -> Report:
     """Close open report ``report_id`` as dismissed (nothing to act on), with the moderator's ``reason``.
 
-    Needs ``games.change_report``. Raises Refusal 403, 404, 409 (already handled), 400 (no reason).
+    Needs ``moderation.change_report``. Raises Refusal 403, 404, 409 (already handled), 400 (no reason).
     """
     return _close_report(acting_user, report_id, reason, Report.Status.DISMISSED, AuditEntry.Action.DISMISS_REPORT)

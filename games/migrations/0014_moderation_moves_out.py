@@ -1,0 +1,19 @@
+"""Audit entries and reports now belong to the moderation app (its migration 0001): they leave
+the games app's migration state; their tables and rows stay."""
+
+from django.db import migrations
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ("games", "0009_expert_bot_level"),
+        ("moderation", "0001_initial"),
+    ]
+
+    operations = [
+        migrations.SeparateDatabaseAndState(state_operations=[
+            migrations.DeleteModel(name="AuditEntry"),
+            migrations.DeleteModel(name="Report"),
+        ]),
+    ]
