@@ -172,6 +172,14 @@ def describe_time(left: dt.timedelta | None) -> str:
     return " ".join(words) or f"{seconds % 60} seconds"
 
 
+def deadline_in_words(deadline: dt.datetime | None) -> str:
+    """Time left until ``deadline`` (an aware datetime) in words (``describe_time``); "" when
+    there is none."""
+    if deadline is None:
+        return ""
+    return describe_time(max(deadline - timezone.now(), dt.timedelta(0)))
+
+
 def _turn_of(game_id: int, turn_number: int):
     """(game, seat) of a turn still running with its owner's clock, locked; None when stale."""
     game = Game.objects.select_for_update().filter(pk=game_id).first()

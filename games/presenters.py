@@ -18,8 +18,8 @@ from .engine.variants.frayzy import MELD_RULES as FRAYZY_RULES
 from .engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
 from .forms import ComputerPlayerForm
 from .models import Game, Move
+from .notices import deadline_in_words as time_left
 from .services import Board
-from .templatetags.clock import time_left
 from .turn_clock import WARNING_SHARE
 
 
