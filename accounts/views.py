@@ -47,7 +47,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if not own:
         changes = changes.filter(game__is_private=False)
     history = list(changes[:RATING_HISTORY])
-    in_progress = Game.objects.for_user(player).in_play().prefetch_related("seats__user") if own else []
+    in_progress = Game.objects.for_user(player).not_over().prefetch_related("seats__user") if own else []
     return render(request, "accounts/profile.html", {
         "player": player, "own": own, "stats": [(row, ratings.get(row.variant)) for row in variant_stats(player)],
         "rating_history": history, "rating_chart": rating_chart(history), "recent": recent,

@@ -47,9 +47,17 @@ class GameQuerySet(models.QuerySet):
         """Games in which ``user`` holds a seat."""
         return self.filter(seats__user=user).distinct()
 
-    def in_play(self):
-        """Games not finished or aborted: open or active."""
-        return self.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+    def live(self):
+        """Games in play: active, or paused until a player takes their seat back (``Game.LIVE``)."""
+        return self.filter(status__in=Game.LIVE)
+
+    def over(self):
+        """Games that will not be played on: finished, aborted, voided or abandoned (``Game.OVER``)."""
+        return self.filter(status__in=Game.OVER)
+
+    def not_over(self):
+        """Games waiting for players or in play (open, active or paused): every status but ``Game.OVER``."""
+        return self.exclude(status__in=Game.OVER)
 
 
 class Game(models.Model):
@@ -67,6 +75,11 @@ class Game(models.Model):
         VOIDED = "voided", "Voided"
         PAUSED = "paused", "Paused (no player at the table)"
         ABANDONED = "abandoned", "Abandoned"
+
+    LIVE = (Status.ACTIVE, Status.PAUSED)
+    """Statuses of a game in play: dealt and not over; a paused one waits for a player's return."""
+    OVER = (Status.FINISHED, Status.ABORTED, Status.VOIDED, Status.ABANDONED)
+    """Statuses of a game that will not be played on."""
 
     variant = models.CharField(max_length=20, choices=[(name, v.title) for name, v in VARIANTS.items()])
     options = models.JSONField(default=dict, blank=True)
@@ -104,6 +117,16 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game_detail", args=[self.pk])
+
+    @property
+    def is_live(self) -> bool:
+        """In play: active or paused (``LIVE``)."""
+        return self.status in self.LIVE
+
+    @property
+    def is_over(self) -> bool:
+        """Finished, aborted, voided or abandoned (``OVER``)."""
+        return self.status in self.OVER
 
     def table_rules(self) -> list[str]:
         """The table's options in words, e.g. ["The game ends when a player reaches 150 penalty points.", ...]."""

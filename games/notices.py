@@ -69,7 +69,7 @@ def my_games(user, now: dt.datetime) -> list[GameLine]:
     """``user``'s games in play (active or paused): their turns first, each group sorted by time left
     (least first; no running clock last)."""
     lines = []
-    games = (Game.objects.filter(seats__user=user, status__in=[Game.Status.ACTIVE, Game.Status.PAUSED])
+    games = (Game.objects.live().filter(seats__user=user)
              .prefetch_related("seats__user").distinct())
     for game in games:
         seats = list(game.seats.all())
@@ -126,7 +126,7 @@ def on_change_accepted(sender, game: Game, seats: list[Seat] | None, rows, **kwa
     """Receiver of ``hooks.change_accepted``: when the change ended ``game``, after commit send
     every person at it their new count; ``seats`` and ``rows`` as for ``on_turn_started``, when
     loaded."""
-    if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED, Game.Status.ABORTED, Game.Status.VOIDED):
+    if not game.is_over:
         return
     if seats is None:
         users = list(game.seats.filter(user__isnull=False).values_list("user_id", flat=True))

@@ -481,7 +481,7 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
         "can_select": your_turn and view.phase in (Phase.PLAY, Phase.EXTRA_DISCARD),
         "finished": game.status == Game.Status.FINISHED,
         "can_reclaim": board.seat is not None and board.seat.autopilot
-                       and game.status in (Game.Status.ACTIVE, Game.Status.PAUSED),
+                       and game.is_live,
         "turn_name": names[view.turn],
         "title": f"Your turn \u2014 {game}" if your_turn else str(game),
     })

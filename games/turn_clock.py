@@ -121,7 +121,7 @@ def after_change(game: Game, seats: list[Seat] | None = None, rows=None) -> None
     start of its turn, at once within it.
     """
     if game.status != Game.Status.ACTIVE:
-        if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED, Game.Status.ABORTED, Game.Status.VOIDED):
+        if game.is_over:
             if seats is None:
                 Seat.objects.filter(game=game, deadline__isnull=False).update(deadline=None)
             else:
@@ -211,7 +211,7 @@ def take_seat_back(user, game_id: int, now: dt.datetime) -> Game:
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise Refusal(403, "not_seated", "You do not have a seat at this table.")
-        if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
+        if not game.is_live:
             raise Refusal(409, "game_over", "This game is not in play.")
         if not seat.autopilot:
             raise Refusal(409, "not_on_autopilot", "Your seat is not on autopilot.")

@@ -70,7 +70,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     my_games = finished_games = Game.objects.none()
     if request.user.is_authenticated:
         mine = Game.objects.for_user(request.user).prefetch_related("seats__user")
-        my_games = mine.in_play()
+        my_games = mine.not_over()
         finished_games = mine.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:RECENT_FINISHED_GAMES]
     open_tables = Game.objects.open_public().prefetch_related("seats__user")[:50]
     return render(request, "games/lobby.html", {"form": NewTableForm(), "my_games": my_games,

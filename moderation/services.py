@@ -31,9 +31,6 @@ HANDLE_REPORTS = "moderation.change_report"
 SUSPEND_USER = "moderation.suspend_user"
 REASON_MAX_LENGTH = 1000
 LEFT_THE_GAME = "Left the game."
-IN_PLAY = (Game.Status.ACTIVE, Game.Status.PAUSED)
-"""Games whose seats can be handed to computers and that can be aborted: in play, or paused
-because every person's seat is on autopilot."""
 
 HANDOVER_PERMISSION = {
     AuditEntry.Action.REPLACE_SEAT: MODERATE_GAME,
@@ -91,7 +88,7 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
             _require(acting_user, HANDOVER_PERMISSION[action])
             if seat is None:
                 raise Refusal(404, "no_such_seat", "That seat is empty.")
-        if game.status not in IN_PLAY:
+        if not game.is_live:
             raise Refusal(409, "not_in_play", "This game is not in play.")
         if seat.is_bot:
             raise Refusal(409, "already_computer", "A computer player already holds that seat.")
@@ -128,7 +125,7 @@ def remove_player(acting_user, game_id: int, position: int, reason: str) -> None
     _require(acting_user, MODERATE_GAME)
     reason = _clean_reason(reason)
     game = Game.objects.filter(pk=game_id).first()
-    if game is not None and game.status in IN_PLAY:
+    if game is not None and game.is_live:
         hand_seat_to_computer(acting_user, game_id, position, reason, AuditEntry.Action.REMOVE_PLAYER)
         return
     with transaction.atomic():
@@ -161,7 +158,7 @@ def abort_game(acting_user, game_id: int, reason: str) -> Game:
     reason = _clean_reason(reason)
     with transaction.atomic():
         game = services.lock_game(game_id)
-        if game.status not in (Game.Status.OPEN, *IN_PLAY):
+        if game.is_over:
             raise Refusal(409, "not_in_play", "Only a game waiting for players or in play can be aborted.")
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
@@ -270,7 +267,7 @@ def suspend_user(acting_user, user_id: int, reason: str):
         user.save(update_fields=["is_active"])
         suspension = Suspension.objects.create(user=user, reason=reason, suspended_by=acting_user)
         _audit(acting_user, AuditEntry.Action.SUSPEND_USER, reason, target_user=user)
-        for seat in Seat.objects.filter(user=user, game__status__in=IN_PLAY):
+        for seat in Seat.objects.filter(user=user, game__status__in=Game.LIVE):
             hand_seat_to_computer(acting_user, seat.game_id, seat.position, reason, AuditEntry.Action.SUSPEND_USER)
         for seat in Seat.objects.filter(user=user, game__status=Game.Status.OPEN).select_related("game"):
             _leave_waiting_table(acting_user, seat, reason)
