@@ -12,6 +12,8 @@ Permissions (held by the "Moderators" group: games migration 0007 made it, moder
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -52,6 +54,27 @@ def _clean_reason(reason: str) -> str:
     if len(reason) > REASON_MAX_LENGTH:
         raise Refusal(400, "reason_too_long", f"Keep the reason under {REASON_MAX_LENGTH} characters.")
     return reason
+
+
+def _opening(acting_user, permission: str, reason: str) -> str:
+    """The opening of every moderator action: ``acting_user`` must hold ``permission`` (Refusal
+    403), then ``reason`` is required and cleaned (400). Returns the cleaned reason."""
+    _require(acting_user, permission)
+    return _clean_reason(reason)
+
+
+@contextmanager
+def _game_action(acting_user, game_id: int, reason: str, allowed: Callable[[Game], bool], refusal: tuple[str, str]):
+    """The opening of a moderator's action on game ``game_id`` (needs ``MODERATE_GAME``):
+    ``_opening``, then, inside one transaction, the game row locked (Refusal 404) and
+    ``allowed(game)`` checked (Refusal 409 with ``refusal``, its code and message).
+    Yields ``(game, cleaned reason)``; the body writes inside the same transaction."""
+    reason = _opening(acting_user, MODERATE_GAME, reason)
+    with transaction.atomic():
+        game = services.lock_game(game_id)
+        if not allowed(game):
+            raise Refusal(409, *refusal)
+        yield game, reason
 
 
 def _audit(acting_user, action: str, reason: str, *, game: Game | None = None, target_user=None,
@@ -122,8 +145,7 @@ def remove_player(acting_user, game_id: int, position: int, reason: str) -> None
     Needs ``moderation.moderate_game``. Raises Refusal 403, 404 (no such game or seat), 409 (finished
     or aborted game, or a computer's seat), 400 (no reason).
     """
-    _require(acting_user, MODERATE_GAME)
-    reason = _clean_reason(reason)
+    reason = _opening(acting_user, MODERATE_GAME, reason)
     game = Game.objects.filter(pk=game_id).first()
     if game is not None and game.is_live:
         hand_seat_to_computer(acting_user, game_id, position, reason, AuditEntry.Action.REMOVE_PLAYER)
@@ -154,12 +176,8 @@ def abort_game(acting_user, game_id: int, reason: str) -> Game:
     Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (already finished, aborted or
     voided), 400 (no reason).
     """
-    _require(acting_user, MODERATE_GAME)
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        game = services.lock_game(game_id)
-        if game.is_over:
-            raise Refusal(409, "not_in_play", "Only a game waiting for players or in play can be aborted.")
+    with _game_action(acting_user, game_id, reason, lambda game: not game.is_over,
+                      ("not_in_play", "Only a game waiting for players or in play can be aborted.")) as (game, reason):
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
         _audit(acting_user, AuditEntry.Action.ABORT_GAME, reason, game=game)
@@ -170,16 +188,12 @@ def abort_game(acting_user, game_id: int, reason: str) -> Game:
 def void_game(acting_user, game_id: int, reason: str) -> Game:
     """Declare finished game ``game_id`` void: status ``voided``; its standings stay on record but
     count for nothing: the records, told through ``hooks.game_voided``, take it out of the match histories
-    and profile statistics and rebuilds the ratings as if it had never been rated.
+    and profile statistics and rebuild the ratings as if it had never been rated.
 
     Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (not finished), 400 (no reason).
     """
-    _require(acting_user, MODERATE_GAME)
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        game = services.lock_game(game_id)
-        if game.status != Game.Status.FINISHED:
-            raise Refusal(409, "not_finished", "Only a finished game can be voided; abort a game in play.")
+    with _game_action(acting_user, game_id, reason, lambda game: game.status == Game.Status.FINISHED,
+                      ("not_finished", "Only a finished game can be voided; abort a game in play.")) as (game, reason):
         game.status = Game.Status.VOIDED
         hooks.game_voided.send(sender=Game, game=game)
         _audit(acting_user, AuditEntry.Action.VOID_GAME, reason, game=game)
@@ -193,12 +207,8 @@ def resend_turn_notification(acting_user, game_id: int, reason: str) -> None:
 
     Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (not in play), 400 (no reason).
     """
-    _require(acting_user, MODERATE_GAME)
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        game = services.lock_game(game_id)
-        if game.status != Game.Status.ACTIVE:
-            raise Refusal(409, "not_in_play", "This game is not in play.")
+    with _game_action(acting_user, game_id, reason, lambda game: game.status == Game.Status.ACTIVE,
+                      ("not_in_play", "This game is not in play.")) as (game, reason):
         _audit(acting_user, AuditEntry.Action.RESEND_TURN, reason, game=game, version=game.version)
         transaction.on_commit(lambda: notify.game_changed(game.pk, game.version))
 
@@ -226,8 +236,7 @@ def inspect_hidden_state(acting_user, game_id: int, reason: str) -> HiddenState:
 
     Needs ``moderation.inspect_hidden_state``. Raises Refusal 403, 404, 409 (not dealt yet), 400 (no reason).
     """
-    _require(acting_user, INSPECT_HIDDEN_STATE)
-    reason = _clean_reason(reason)
+    reason = _opening(acting_user, INSPECT_HIDDEN_STATE, reason)
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise Refusal(404, "no_such_game", "There is no such game.")
@@ -253,8 +262,7 @@ def suspend_user(acting_user, user_id: int, reason: str):
     user, a superuser, or staff when the acting user is not a superuser), 404, 409 (already
     suspended), 400 (no reason).
     """
-    _require(acting_user, SUSPEND_USER)
-    reason = _clean_reason(reason)
+    reason = _opening(acting_user, SUSPEND_USER, reason)
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
         if user is None:
@@ -291,8 +299,7 @@ def unsuspend_user(acting_user, user_id: int, reason: str):
 
     Needs ``moderation.suspend_user``. Raises Refusal 403, 404, 409 (not suspended), 400 (no reason).
     """
-    _require(acting_user, SUSPEND_USER)
-    reason = _clean_reason(reason)
+    reason = _opening(acting_user, SUSPEND_USER, reason)
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
         if user is None:
@@ -330,8 +337,7 @@ def file_report(user, game_id: int, reason: str, reported_user_id: int | None = 
 
 
 def _close_report(acting_user, report_id: int, reason: str, status: str, action: str) -> Report:
-    _require(acting_user, HANDLE_REPORTS)
-    reason = _clean_reason(reason)
+    reason = _opening(acting_user, HANDLE_REPORTS, reason)
     with transaction.atomic():
         report = Report.objects.select_for_update().filter(pk=report_id).first()
         if report is None:

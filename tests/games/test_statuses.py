@@ -34,7 +34,8 @@ def test_a_paused_game_is_in_progress_on_the_profile_and_lobby_as_in_my_games():
     url = game.get_absolute_url()
 
     profile = client.get(reverse("profile", args=[player.username])).content.decode()
-    in_progress = profile[profile.index('data-testid="in-progress"'):profile.index("</ul>", profile.index("in-progress"))]
+    start = profile.index('data-testid="in-progress"')
+    in_progress = profile[start:profile.index("</ul>", start)]
     assert url in in_progress and waiting.get_absolute_url() in in_progress
     assert url in client.get(reverse("my_games")).content.decode()
     assert url in client.get(reverse("lobby")).content.decode()
