@@ -10,8 +10,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
-from games import notices, turn_clock
+from games import turn_clock
 from games.models import Game
+from notices import services as notices
 from records.chart import Chart, line_chart
 from records.history import HistoryFilters, history_page, variant_stats
 from records.models import Rating, RatingChange

@@ -13,13 +13,12 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from rummy_site import converters  # noqa: F401 (registers <id:...>)
-
 from moderation import services as moderation
 from moderation.admin_actions import ModerationAdminMixin, ReasonForm, reason_action
+from rummy_site import converters  # noqa: F401 (registers <id:...>)
 
 from .errors import Refusal
-from .models import Deal, Game, Move, Notification, Seat
+from .models import Deal, Game, Move, Seat
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -155,10 +154,3 @@ class MoveAdmin(ReadOnlyAdmin):
     list_filter = ("actor", "game__variant")
     search_fields = ("=game__id", "seat__user__username")
     list_select_related = ("game", "seat__user")
-
-
-@admin.register(Notification)
-class NotificationAdmin(ReadOnlyAdmin):
-    list_display = ("created_at", "kind", "user", "game", "turn_number", "day")
-    list_filter = ("kind",)
-    search_fields = ("user__username", "game__id")

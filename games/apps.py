@@ -9,11 +9,9 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self):
-        from . import hooks, notices, turn_clock
+        from . import hooks, turn_clock
         from .socket_lifetime import connect_signals
 
         connect_signals()
         hooks.change_accepted.connect(turn_clock.on_change_accepted, dispatch_uid="turn_clock")
-        hooks.change_accepted.connect(notices.on_change_accepted, dispatch_uid="notices")
-        hooks.turn_started.connect(notices.on_turn_started, dispatch_uid="notices")
-        hooks.game_abandoned.connect(notices.on_game_abandoned, dispatch_uid="notices")
+

@@ -2,8 +2,8 @@
 
 Each job is a django-tasks task defined beside the code that owns its rows: the computer's move
 (``services.moves.computer_turn``), turn expiry and abandoning (``turn_clock.expire_turn``,
-``turn_clock.abandon_paused``), and the e-mails (``notices.warn_turn``, ``notices.email_turn``,
-``notices.send_digest``). A queued job is a row naming its task by dotted path; jobs queued
+``turn_clock.abandon_paused``), and the e-mails (``notices.services.warn_turn``,
+``notices.services.email_turn``, ``notices.services.send_digest``). A queued job is a row naming its task by dotted path; jobs queued
 under the former ``games.jobs.*`` paths still find their task through the names below.
 
 The jobs are stored by django-tasks-db's ``DatabaseBackend`` and run by its ``manage.py db_worker``.
@@ -21,7 +21,8 @@ re-checks the rows under the game's row lock: a job that runs twice, late (a wor
 stopped catches up on start), or after the game moved on does nothing. Enqueue a job inside the
 transaction of the change that calls for it.
 """
-from .notices import email_turn, send_digest, warn_turn
+from notices.services import email_turn, send_digest, warn_turn
+
 from .services import computer_turn
 from .turn_clock import abandon_paused, expire_turn
 

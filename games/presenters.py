@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from notices.services import deadline_in_words as time_left
+
 from .direct_play import arranged, legal_readings, play_targets
 from .engine.actions import ChooseTarget, Discard, LayContract, LayMeld, LayOff, PlayAction, SwapWild
 from .engine.cards import (ACTION_NAMES, COLOUR_NAMES, COLOURS, DISCARD1, DRAW5, FRAYZY_WILD, NUMBERS, RANKS, SKIP,
@@ -18,7 +20,6 @@ from .engine.variants.frayzy import MELD_RULES as FRAYZY_RULES
 from .engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
 from .forms import ComputerPlayerForm
 from .models import Game, Move
-from .notices import deadline_in_words as time_left
 from .services import Board
 from .turn_clock import WARNING_SHARE
 

@@ -15,12 +15,14 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.core import is_ratelimited
 
-from . import notices, services, turn_clock
+from notices import services as notices
+
+from . import services, turn_clock
 from .direct_play import saved_order
+from .errors import Refusal
 from .forms import ComputerPlayerForm, NewTableForm, chosen_meld, contract_choices, contract_stands, move_payload
 from .models import Game
 from .presenters import RefusedForm, board_context
-from .errors import Refusal
 
 HAND_SORTS = ("suit", "rank")
 HAND_ORDERS = "hand_orders"

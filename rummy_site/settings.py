@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "games",
     "records",
     "moderation",
+    "notices",
 ]
 
 MIDDLEWARE = [

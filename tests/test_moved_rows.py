@@ -1,31 +1,35 @@
 """Models moved between apps keep their rows: a database at the schema from before the move
-(audit entries and reports in games, suspensions in accounts), holding a game, a report, an audit
-entry, a suspension and a notification, migrated forward, finds every row through the models as
-they are now, and the permissions of the moved models, with the groups holding them, move along."""
+(audit entries, reports, notifications and connections in games, suspensions in accounts), holding
+a game, a report, an audit entry, a suspension, a notification and a connection, migrated forward,
+finds every row through the models as they are now, and the permissions of the moved models, with
+the groups holding them, move along."""
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games.models import Game, Notification
+from games.models import Game
 from moderation.models import AuditEntry, Report, Suspension
+from notices.models import Connection, Notification
 
-MOVES_OUT = [("games", "0014_moderation_moves_out"), ("accounts", "0004_suspension_moves_out")]
+MOVES_OUT = [("games", "0014_moderation_and_notices_move_out"), ("accounts", "0004_suspension_moves_out")]
 """The migrations that take the moved models out of their former apps."""
+NEW_APPS = ("moderation", "notices")
+"""The apps the models moved into."""
 
 
 def _before_the_move(executor: MigrationExecutor) -> list[tuple[str, str | None]]:
     """Migration targets of the schema before the move: each former app at the parent of the
-    migration that moves its models out, and no moderation app."""
+    migration that moves its models out, and none of the new apps."""
     graph = executor.loader.graph
     parents = {parent for key in MOVES_OUT for parent in graph.node_map[key].parents}
-    return [parent.key for parent in parents if parent.key[0] != "moderation"] + [("moderation", None)]
+    return [parent.key for parent in parents if parent.key[0] not in NEW_APPS] + [(app, None) for app in NEW_APPS]
 
 
 def _write_rows(apps) -> dict[str, int]:
-    """A game with a seat, a report, an audit entry, a suspension, a notification and a group holding
-    moderation permissions, written through the historical models; their ids by kind."""
+    """A game with a seat, a report, an audit entry, a suspension, a notification, a connection and a
+    group holding moderation permissions, written through the historical models; their ids by kind."""
     user_model = apps.get_model("accounts", "User")
     reporter = user_model.objects.create(username="old-reporter", password="!")
     suspended = user_model.objects.create(username="old-suspended", password="!", is_active=False)
@@ -40,6 +44,8 @@ def _write_rows(apps) -> dict[str, int]:
                                                                          suspended_by=reporter)
     notification = apps.get_model("games", "Notification").objects.create(user=reporter, kind="turn_email", game=game,
                                                                           seat=seat, turn_number=3)
+    connection_row = apps.get_model("games", "Connection").objects.create(user=reporter, channel_name="old.socket",
+                                                                          last_seen="2026-03-02T12:00:00Z")
     permission = apps.get_model("auth", "Permission").objects
     group = apps.get_model("auth", "Group").objects.create(name="Old moderators")
     group.permissions.set([permission.get(content_type__app_label="games", codename="moderate_game"),
@@ -47,7 +53,7 @@ def _write_rows(apps) -> dict[str, int]:
                            permission.get(content_type__app_label="accounts", codename="suspend_user")])
     group.user_set.add(reporter)
     return {"game": game.pk, "report": report.pk, "entry": entry.pk, "suspension": suspension.pk,
-            "notification": notification.pk, "user": reporter.pk, "suspended": suspended.pk}
+            "notification": notification.pk, "connection": connection_row.pk, "user": reporter.pk, "suspended": suspended.pk}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -69,6 +75,7 @@ def test_rows_written_before_the_move_are_found_through_the_moved_models():
     suspension = Suspension.objects.get(pk=ids["suspension"])
     assert (suspension.user_id, suspension.lifted_at, suspension.reason) == (ids["suspended"], None, "Spam.")
     assert Notification.objects.get(pk=ids["notification"]).game == game
+    assert Connection.objects.get(pk=ids["connection"]).channel_name == "old.socket"
     assert list(game.reports.all()) == [report] and list(game.audit_entries.all()) == [entry]
 
     group = Group.objects.get(name="Old moderators")

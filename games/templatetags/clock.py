@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django import template
 
-from ..notices import deadline_in_words, describe_time
+from notices.services import deadline_in_words, describe_time
 
 register = template.Library()
 

@@ -25,9 +25,11 @@ from django_tasks import task
 from accounts.models import PlayPreferences
 from accounts.preferences import local_zone, next_digest_time, next_sending_time, preferences_for
 
-from . import notify
-from .models import Connection, Game, Notification, Seat
-from .turn_clock import WARNING_SHARE, clock_end, share_gone
+from games import notify
+from games.models import Game, Seat
+from games.turn_clock import WARNING_SHARE, clock_end, share_gone
+
+from .models import Connection, Notification
 
 SHORTEST_WARNED_TURN = 3600
 """Tables with less time per move than this (seconds) get no warning e-mail."""

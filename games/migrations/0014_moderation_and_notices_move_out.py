@@ -1,5 +1,6 @@
-"""Audit entries and reports now belong to the moderation app (its migration 0001): they leave
-the games app's migration state; their tables and rows stay."""
+"""Audit entries and reports now belong to the moderation app, notifications and connections to
+the notices app (each app's migration 0001): they leave the games app's migration state; their
+tables and rows stay."""
 
 from django.db import migrations
 
@@ -9,11 +10,14 @@ class Migration(migrations.Migration):
     dependencies = [
         ("games", "0009_expert_bot_level"),
         ("moderation", "0001_initial"),
+        ("notices", "0001_initial"),
     ]
 
     operations = [
         migrations.SeparateDatabaseAndState(state_operations=[
             migrations.DeleteModel(name="AuditEntry"),
             migrations.DeleteModel(name="Report"),
+            migrations.DeleteModel(name="Notification"),
+            migrations.DeleteModel(name="Connection"),
         ]),
     ]
