@@ -1,8 +1,12 @@
 """Turn clocks: per-seat deadlines, expiry, autopilot, pausing and abandoning games.
 
-Every fact lives in rows (``Game.turn_*``, ``Seat.deadline/expired_turns/autopilot``, accounts'
-``Absence``); its jobs (``expire_turn``, ``abandon_paused``) act on them and each checks the rows it was made for, so a
-job that runs late, twice, or after the game moved on does nothing wrong.
+The only writer of the clock's rows: ``Game.turn_*``, ``Game.paused_at``, the paused and abandoned
+statuses, and ``Seat.deadline/expired_turns/autopilot`` (it reads accounts' ``Absence``). It hooks
+onto every accepted change (``hooks.change_accepted``, connected in ``GamesConfig.ready``) and
+tells the notices when a person's turn starts or a game is abandoned (``hooks.turn_started``,
+``hooks.game_abandoned``). Its jobs (``expire_turn``, ``abandon_paused``) act on the rows and each
+checks the rows it was made for, so a job that runs late, twice, or after the game moved on does
+nothing wrong.
 
 - A turn starts when the seat to move changes (or a new deal starts). A person's seat then gets a
   deadline: the table's ``time_per_move`` of running clock, where the clock stops during the owner's
