@@ -3,8 +3,9 @@
 Each job is a django-tasks task defined beside the code that owns its rows: the computer's move
 (``services.moves.computer_turn``), turn expiry and abandoning (``turn_clock.expire_turn``,
 ``turn_clock.abandon_paused``), and the e-mails (``notices.services.warn_turn``,
-``notices.services.email_turn``, ``notices.services.send_digest``). A queued job is a row naming its task by dotted path; jobs queued
-under the former ``games.jobs.*`` paths still find their task through the names below.
+``notices.services.email_turn``, ``notices.services.send_digest``). A queued job is a row naming
+its task by dotted path; jobs queued under the former ``games.jobs.*`` paths still find their task
+through the names below.
 
 The jobs are stored by django-tasks-db's ``DatabaseBackend`` and run by its ``manage.py db_worker``.
 Why this library rather than django-q2 (its ORM broker was the other candidate): django-tasks is
