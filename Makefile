@@ -35,6 +35,8 @@ run: $(VENV_STAMP)
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PYTHON) manage.py runserver 127.0.0.1:8000
 
-# One pytest-xdist worker per CPU: each has its own test database and Redis database (tests/conftest.py).
+# The import contracts first (.importlinter: dependencies point one way, no cycles), then one
+# pytest-xdist worker per CPU: each has its own test database and Redis database (tests/conftest.py).
 test: $(VENV_STAMP)
+	$(VENV)/bin/lint-imports
 	$(PYTHON) -m pytest -n auto

@@ -1,12 +1,13 @@
-"""Admin for users and suspensions. Moderators may look users up and suspend them or lift a
-suspension (each asks for a reason and goes through ``games.moderation``); they never edit users."""
+"""Admin for users. Moderators may look users up and suspend them or lift a suspension (each asks
+for a reason and goes through ``moderation.services``); they never edit users."""
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from accounts.models import Suspension, User
-from games import moderation
-from games.admin import ReadOnlyAdmin, ReadOnlyInline
-from games.admin_actions import ModerationAdminMixin, reason_action
+from accounts.models import User
+from games.admin import ReadOnlyInline
+from moderation import services as moderation
+from moderation.admin_actions import ModerationAdminMixin, reason_action
+from moderation.models import Suspension
 
 
 class SuspensionInline(ReadOnlyInline):
@@ -29,12 +30,3 @@ class SiteUserAdmin(ModerationAdminMixin, UserAdmin):
         description="Lift the suspension of selected users", permission="suspend",
         done="Lifted the suspension of {count} user(s).",
         service=lambda acting, user, reason: moderation.unsuspend_user(acting, user.pk, reason))
-
-
-@admin.register(Suspension)
-class SuspensionAdmin(ReadOnlyAdmin):
-    list_display = ("user", "created_at", "suspended_by", "reason", "lifted_at", "lifted_by")
-    list_filter = ("created_at", "lifted_at")
-    search_fields = ("user__username", "reason", "suspended_by__username")
-    list_select_related = ("user", "suspended_by", "lifted_by")
-    date_hierarchy = "created_at"

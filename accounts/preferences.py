@@ -10,6 +10,8 @@ import datetime as dt
 import zoneinfo
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
 
 from .models import Absence, PlayPreferences
 
@@ -28,6 +30,12 @@ def preferences_for(user) -> PlayPreferences:
     """The user's PlayPreferences row, created with the defaults on first use."""
     prefs, _ = PlayPreferences.objects.get_or_create(user=user)
     return prefs
+
+
+def away_now():
+    """For a Seat query: whether the seat's user has declared an absence not over yet (then, and
+    only then, the turn clock reads their absences)."""
+    return Exists(Absence.objects.filter(user_id=OuterRef("user_id"), ends_at__gt=timezone.now()))
 
 
 def local_zone(prefs: PlayPreferences) -> dt.tzinfo:

@@ -10,8 +10,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
-from games import notices, turn_clock
+from games import turn_clock
 from games.models import Game
+from notices import services as notices
 from records.chart import Chart, line_chart
 from records.history import HistoryFilters, history_page, variant_stats
 from records.models import Rating, RatingChange
@@ -47,7 +48,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if not own:
         changes = changes.filter(game__is_private=False)
     history = list(changes[:RATING_HISTORY])
-    in_progress = Game.objects.for_user(player).in_play().prefetch_related("seats__user") if own else []
+    in_progress = Game.objects.for_user(player).not_over().prefetch_related("seats__user") if own else []
     return render(request, "accounts/profile.html", {
         "player": player, "own": own, "stats": [(row, ratings.get(row.variant)) for row in variant_stats(player)],
         "rating_history": history, "rating_chart": rating_chart(history), "recent": recent,

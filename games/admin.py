@@ -1,8 +1,9 @@
-"""Admin for moderators: games, seats, deals, the move log, reports and the audit trail.
+"""Admin for moderators: games, seats, deals and the move log (reports and the audit trail are in
+``moderation.admin``).
 
 Game rows are read only here: they change only through the moderation actions, each of which asks
-for a reason and calls ``games.moderation``. Shuffle seeds are never shown (from a seed the stock
-order of every deal follows); a moderator with ``games.inspect_hidden_state`` can see the hands
+for a reason and calls ``moderation.services``. Shuffle seeds are never shown (from a seed the stock
+order of every deal follows); a moderator with ``moderation.inspect_hidden_state`` can see the hands
 and the stock through the audited hidden-state page.
 """
 from django.contrib import admin
@@ -12,12 +13,12 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from moderation import services as moderation
+from moderation.admin_actions import ModerationAdminMixin, ReasonForm, reason_action
 from rummy_site import converters  # noqa: F401 (registers <id:...>)
 
-from . import moderation
-from .admin_actions import ModerationAdminMixin, ReasonForm, reason_action
-from .models import AuditEntry, Deal, Game, Move, Notification, Report, Seat
-from .services import Refusal
+from .errors import Refusal
+from .models import Deal, Game, Move, Seat
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -153,55 +154,3 @@ class MoveAdmin(ReadOnlyAdmin):
     list_filter = ("actor", "game__variant")
     search_fields = ("=game__id", "seat__user__username")
     list_select_related = ("game", "seat__user")
-
-
-@admin.register(Report)
-class ReportAdmin(ModerationAdminMixin, admin.ModelAdmin):
-    """The report queue: newest first, filtered by status; closed only through the two actions."""
-
-    list_display = ("id", "created_at", "status", "reporter", "reported_user", "game", "short_reason", "handled_by")
-    list_filter = ("status", "created_at")
-    search_fields = ("reason", "reporter__username", "reported_user__username", "=game__id")
-    list_select_related = ("reporter", "reported_user", "game", "handled_by")
-    readonly_fields = ("reporter", "game", "reported_user", "reason", "status", "created_at", "handled_by",
-                       "handled_at", "note")
-    actions = ["resolve", "dismiss"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def change_view(self, request, object_id, form_url="", extra_context=None):
-        """The report's page shows it; it changes only through the resolve and dismiss actions."""
-        hidden = {"show_save": False, "show_save_and_continue": False, "show_save_and_add_another": False}
-        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **hidden})
-
-    @admin.display(description="Reason")
-    def short_reason(self, report):
-        return report.reason if len(report.reason) <= 80 else report.reason[:79] + "\u2026"
-
-    resolve = reason_action(description="Resolve selected reports", permission="change",
-                            done="Resolved {count} report(s).",
-                            service=lambda user, report, reason: moderation.resolve_report(user, report.pk, reason))
-    dismiss = reason_action(description="Dismiss selected reports", permission="change",
-                            done="Dismissed {count} report(s).",
-                            service=lambda user, report, reason: moderation.dismiss_report(user, report.pk, reason))
-
-
-@admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
-    """Every moderator action and hidden-state inspection: who, what, when, why. Never editable."""
-
-    list_display = ("created_at", "actor", "action", "game", "target_user", "reason")
-    list_filter = ("action", "created_at")
-    search_fields = ("reason", "actor__username", "target_user__username", "=game__id")
-    list_select_related = ("actor", "game", "target_user")
-    date_hierarchy = "created_at"
-    actions = None
-@admin.register(Notification)
-class NotificationAdmin(ReadOnlyAdmin):
-    list_display = ("created_at", "kind", "user", "game", "turn_number", "day")
-    list_filter = ("kind",)
-    search_fields = ("user__username", "game__id")

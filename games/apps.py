@@ -9,6 +9,9 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self):
+        from . import hooks, turn_clock
         from .socket_lifetime import connect_signals
 
         connect_signals()
+        hooks.change_accepted.connect(turn_clock.on_change_accepted, dispatch_uid="turn_clock")
+

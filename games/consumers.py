@@ -11,8 +11,10 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from .models import Connection, Game, Seat
-from .notices import waiting_count
+from notices.models import Connection
+from notices.services import waiting_count
+
+from .models import Game, Seat
 from .notify import GAMES_WAITING, game_group, user_group
 from .services import can_watch
 from .socket_lifetime import account_group, session_group

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest
 
-from .notices import waiting_count
+from notices.services import waiting_count
 
 
 def games_waiting(request: HttpRequest) -> dict:

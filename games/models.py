@@ -1,17 +1,19 @@
 """Game rows: every game, seat, deal, physical card, meld and move is a row.
 
-Only ``games.services`` writes these rows and only ``games.store`` translates them to and from the
-rules engine. Hidden information (hands, stock order, deal seeds) lives here and leaves the server
+Written by ``games.services`` (tables, seats, moves, the version), the turn clock
+(``games.turn_clock``: the turn and deadline fields) and moderation (``moderation.services``:
+seats handed over); only ``games.store`` translates them to and from the rules
+engine. Hidden information (hands, stock order, deal seeds) lives here and leaves the server
 only through a player's view.
 """
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from .engine.variants import VARIANTS, make_variant
@@ -49,9 +51,17 @@ class GameQuerySet(models.QuerySet):
         """Games in which ``user`` holds a seat."""
         return self.filter(seats__user=user).distinct()
 
-    def in_play(self):
-        """Games not finished or aborted: open or active."""
-        return self.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+    def live(self):
+        """Games in play: active, or paused until a player takes their seat back (``Game.LIVE``)."""
+        return self.filter(status__in=Game.LIVE)
+
+    def over(self):
+        """Games that will not be played on: finished, aborted, voided or abandoned (``Game.OVER``)."""
+        return self.filter(status__in=Game.OVER)
+
+    def not_over(self):
+        """Games waiting for players or in play (open, active or paused): every status but ``Game.OVER``."""
+        return self.exclude(status__in=Game.OVER)
 
 
 class Game(models.Model):
@@ -69,6 +79,11 @@ class Game(models.Model):
         VOIDED = "voided", "Voided"
         PAUSED = "paused", "Paused (no player at the table)"
         ABANDONED = "abandoned", "Abandoned"
+
+    LIVE = (Status.ACTIVE, Status.PAUSED)
+    """Statuses of a game in play: dealt and not over; a paused one waits for a player's return."""
+    OVER = (Status.FINISHED, Status.ABORTED, Status.VOIDED, Status.ABANDONED)
+    """Statuses of a game that will not be played on."""
 
     variant = models.CharField(max_length=20, choices=variant_choices)
     options = models.JSONField(default=dict, blank=True)
@@ -113,9 +128,40 @@ class Game(models.Model):
         the store and the computer players ask about the game."""
         return make_variant(self.variant, self.options)
 
+    @property
+    def is_live(self) -> bool:
+        """In play: active or paused (``LIVE``)."""
+        return self.status in self.LIVE
+
+    @property
+    def is_over(self) -> bool:
+        """Finished, aborted, voided or abandoned (``OVER``)."""
+        return self.status in self.OVER
+
     def table_rules(self) -> list[str]:
         """The table's options in words, e.g. ["The game ends when a player reaches 150 penalty points.", ...]."""
         return self.rules.describe_options()
+
+
+class SeatQuerySet(models.QuerySet):
+    """Query vocabulary for seats."""
+
+    def waiting(self):
+        """Seats whose owner is to move now: active games, their turn, the clock theirs (not
+        expired, not on autopilot); ``Seat.waits`` is the same rule for one seat in memory."""
+        return self.filter(game__status=Game.Status.ACTIVE, autopilot=False, position=F("game__turn_position"),
+                           game__turn_expired=False)
+
+    def waiting_on(self, user_id: int):
+        """Seats of ``user_id`` whose owner is to move now (``waiting``)."""
+        return self.waiting().filter(user_id=user_id)
+
+    def with_waiting_elsewhere(self):
+        """Annotate ``waiting_elsewhere``: how many games other than the seat's own wait on the
+        seat's user (its badge number without this game), so a move needs no count of its own."""
+        others = (Seat.objects.waiting().filter(user_id=OuterRef("user_id")).exclude(game_id=OuterRef("game_id"))
+                  .order_by().values("user_id").annotate(count=Count("pk")).values("count"))
+        return self.annotate(waiting_elsewhere=Coalesce(Subquery(others), 0))
 
 
 class Seat(models.Model):
@@ -151,6 +197,8 @@ class Seat(models.Model):
     expired_turns = models.PositiveSmallIntegerField(default=0)
     autopilot = models.BooleanField(default=False)
 
+    objects = SeatQuerySet.as_manager()
+
     class Meta:
         ordering = ["game", "position"]
         constraints = [
@@ -173,6 +221,24 @@ class Seat(models.Model):
         if self.user_id:
             return self.user.username
         return f"Computer {self.position + 1} ({self.get_bot_level_display()})"
+
+    def waits(self, game: Game) -> bool:
+        """True when this seat's owner is to move now in ``game`` (its row, in memory): the rule
+        of ``SeatQuerySet.waiting``."""
+        return (bool(self.user_id) and game.status == Game.Status.ACTIVE and not self.autopilot
+                and self.position == game.turn_position and not game.turn_expired)
+
+    def computer_actor(self, game: Game) -> str | None:
+        """Who plays for this seat of ``game`` when it is to move: "computer" (a computer player's
+        seat), "deadline" (its owner's time ran out this turn), "autopilot" (seat on autopilot), or
+        None (its owner)."""
+        if self.is_bot:
+            return Move.Actor.COMPUTER
+        if game.turn_expired and game.turn_position == self.position:
+            return Move.Actor.DEADLINE
+        if self.autopilot:
+            return Move.Actor.AUTOPILOT
+        return None
 
 
 class Deal(models.Model):
@@ -298,168 +364,3 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} ply {self.ply}"
-
-
-class AuditEntryQuerySet(models.QuerySet):
-    """Audit rows are written once and never changed: bulk updates and deletes are refused."""
-
-    def update(self, **kwargs):
-        raise PermissionError("Audit entries are never changed.")
-
-    def delete(self):
-        raise PermissionError("Audit entries are never deleted.")
-
-
-class AuditEntry(models.Model):
-    """One moderator action or hidden-state inspection (also a player leaving a game): who, what,
-    when and why. Append-only: ``save`` refuses an existing row and ``delete`` always refuses.
-
-    ``details`` holds what the action needs to be understood later, e.g. ``{"position": 1}``.
-    Written only by ``games.moderation``.
-    """
-
-    class Action(models.TextChoices):
-        ABORT_GAME = "abort_game", "Abort game"
-        VOID_GAME = "void_game", "Void game"
-        REPLACE_SEAT = "replace_seat", "Replace seat with a computer player"
-        REMOVE_PLAYER = "remove_player", "Remove player"
-        LEAVE_GAME = "leave_game", "Player left the game"
-        SUSPEND_USER = "suspend_user", "Suspend user"
-        UNSUSPEND_USER = "unsuspend_user", "Lift suspension"
-        RESEND_TURN = "resend_turn", "Re-send turn notification"
-        INSPECT_HIDDEN = "inspect_hidden", "Inspect hidden state"
-        RESOLVE_REPORT = "resolve_report", "Resolve report"
-        DISMISS_REPORT = "dismiss_report", "Dismiss report"
-
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    action = models.CharField(max_length=20, choices=Action.choices)
-    reason = models.TextField()
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.PROTECT, related_name="audit_entries")
-    target_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                    related_name="+")
-    details = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    objects = AuditEntryQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        verbose_name_plural = "audit entries"
-        permissions = [
-            ("moderate_game", "Can abort or void games, hand seats to computers and re-send turn notifications"),
-            ("inspect_hidden_state", "Can inspect the hidden state of a game (hands, stock order)"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor}: {self.get_action_display()}"
-
-    def save(self, *args, **kwargs):
-        """Insert the row; raises PermissionError for a row that already exists (never editable)."""
-        if not self._state.adding:
-            raise PermissionError("Audit entries are never changed.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        """Always raises PermissionError: the audit trail keeps every row."""
-        raise PermissionError("Audit entries are never deleted.")
-
-
-class Report(models.Model):
-    """A player's report of another player or of a game, queued for moderators.
-
-    ``reported_user`` empty means the game itself is reported. ``note`` is the moderator's reason
-    when resolving or dismissing it.
-    """
-
-    class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        RESOLVED = "resolved", "Resolved"
-        DISMISSED = "dismissed", "Dismissed"
-
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made")
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="reports")
-    reported_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                      related_name="reports_received")
-    reason = models.TextField(max_length=1000)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    created_at = models.DateTimeField(auto_now_add=True)
-    handled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                   related_name="+")
-    handled_at = models.DateTimeField(null=True, blank=True)
-    note = models.TextField(blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["status", "created_at"])]
-
-    def __str__(self) -> str:
-        about = self.reported_user or self.game
-        return f"Report #{self.pk} about {about}"
-class Notification(models.Model):
-    """One notice sent to a user, recorded once: the unique constraints make a second badge event
-    or e-mail of the same kind for the same game, seat and turn (or a second digest on the same day)
-    impossible, however often a job runs.
-
-    ``turn_number`` is ``Game.turn_number`` of the turn the notice is about; ``day`` is the user's
-    local date of a digest.
-    """
-
-    class Kind(models.TextChoices):
-        TURN_BADGE = "turn_badge", "Your turn (on the site)"
-        TURN_EMAIL = "turn_email", "Your turn (e-mail)"
-        WARNING_EMAIL = "warning_email", "Time running out (e-mail)"
-        ABANDONED_EMAIL = "abandoned_email", "Game abandoned (e-mail)"
-        DIGEST_EMAIL = "digest_email", "Daily digest (e-mail)"
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications")
-    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    turn_number = models.PositiveIntegerField(default=0)
-    day = models.DateField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "seat", "turn_number", "kind"], condition=Q(game__isnull=False),
-                                    name="notification_once_per_turn"),
-            models.UniqueConstraint(fields=["user", "day"], condition=Q(kind="digest_email"),
-                                    name="notification_one_digest_a_day"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} to {self.user_id} ({self.game_id}, turn {self.turn_number})"
-
-
-class ConnectionQuerySet(models.QuerySet):
-    """Presence vocabulary: ``live(now)`` rows pinged within ``RUMMY_PRESENCE_SECONDS`` before
-    ``now``, ``stale(now)`` the others (sockets that died without running their disconnect)."""
-
-    def _since(self, now):
-        return now - timedelta(seconds=settings.RUMMY_PRESENCE_SECONDS)
-
-    def live(self, now):
-        return self.filter(last_seen__gte=self._since(now))
-
-    def stale(self, now):
-        return self.filter(last_seen__lt=self._since(now))
-
-
-class Connection(models.Model):
-    """An open websocket of a signed-in user (any page of the site): durable presence shared by every
-    server process, one row per socket (its channel name). A row counts only while ``live``: one
-    whose socket died without closing (its server crashed) stops counting after
-    ``RUMMY_PRESENCE_SECONDS`` and is deleted by its user's next ping."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="connections")
-    channel_name = models.CharField(max_length=200, unique=True)
-    last_seen = models.DateTimeField()
-
-    objects = ConnectionQuerySet.as_manager()
-
-    class Meta:
-        indexes = [models.Index(fields=["user", "last_seen"])]
-
-    def __str__(self) -> str:
-        return f"{self.user_id} via {self.channel_name}"

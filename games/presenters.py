@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from notices.services import deadline_in_words as time_left
+
 from .direct_play import arranged, legal_readings, play_targets
 from .engine.actions import ChooseTarget, Discard, LayContract, LayMeld, LayOff, PlayAction, SwapWild
 from .engine.cards import (ACTION_NAMES, COLOUR_NAMES, COLOURS, DISCARD1, DRAW5, COLOUR_WILD, NUMBERS, RANKS, SKIP,
@@ -17,7 +19,6 @@ from .engine.state import Phase, PlayerView, TableMeld
 from .forms import ComputerPlayerForm
 from .models import Game, Move
 from .services import Board
-from .templatetags.clock import time_left
 from .turn_clock import WARNING_SHARE
 
 
@@ -453,7 +454,7 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
         "can_select": your_turn and view.phase in (Phase.PLAY, Phase.EXTRA_DISCARD),
         "finished": game.status == Game.Status.FINISHED,
         "can_reclaim": board.seat is not None and board.seat.autopilot
-                       and game.status in (Game.Status.ACTIVE, Game.Status.PAUSED),
+                       and game.is_live,
         "turn_name": names[view.turn],
         "title": f"Your turn \u2014 {game}" if your_turn else str(game),
     })

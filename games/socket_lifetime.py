@@ -62,6 +62,6 @@ def _user_saved(sender, instance, **kwargs) -> None:
 
 def connect_signals() -> None:
     """Close sockets on logout (``user_logged_out``) and when a user is saved inactive (a suspension,
-    ``games.moderation.suspend_user``, or an admin's change). Called by ``GamesConfig.ready``."""
+    ``moderation.services.suspend_user``, or an admin's change). Called by ``GamesConfig.ready``."""
     user_logged_out.connect(_session_logged_out, dispatch_uid="games.socket_lifetime.logout")
     post_save.connect(_user_saved, sender=get_user_model(), dispatch_uid="games.socket_lifetime.inactive")

@@ -1,8 +1,12 @@
 """Turn clocks: per-seat deadlines, expiry, autopilot, pausing and abandoning games.
 
-Every fact lives in rows (``Game.turn_*``, ``Seat.deadline/expired_turns/autopilot``, accounts'
-``Absence``); the jobs in ``games.jobs`` act on them and each checks the rows it was made for, so a
-job that runs late, twice, or after the game moved on does nothing wrong.
+The only writer of the clock's rows: ``Game.turn_*``, ``Game.paused_at``, the paused and abandoned
+statuses, and ``Seat.deadline/expired_turns/autopilot`` (it reads accounts' ``Absence``). It hooks
+onto every accepted change (``hooks.change_accepted``, connected in ``GamesConfig.ready``) and
+tells the notices when a person's turn starts or a game is abandoned (``hooks.turn_started``,
+``hooks.game_abandoned``). Its jobs (``expire_turn``, ``abandon_paused``) act on the rows and each
+checks the rows it was made for, so a job that runs late, twice, or after the game moved on does
+nothing wrong.
 
 - A turn starts when the seat to move changes (or a new deal starts). A person's seat then gets a
   deadline: the table's ``time_per_move`` of running clock, where the clock stops during the owner's
@@ -18,21 +22,21 @@ import datetime as dt
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django_tasks import task
 
-from accounts.models import Absence
 from accounts.preferences import absences_of
 
-from . import jobs, notices, services
-from .models import Deal, Game, Move, Seat
+from . import hooks
+from .errors import Refusal
+from .job_queue import enqueue_together
+from .models import Deal, Game, Seat
+from .services import computer_turn, lock_game, record_change
 
 AUTOPILOT_AFTER_EXPIRIES = 2
 PAUSE_BEFORE_ABANDON = dt.timedelta(days=14)
 WARNING_SHARE = 0.8
-"""The warning e-mail goes when this share of the time per move has gone."""
-SHORTEST_WARNED_TURN = 3600
-"""Tables with less time per move than this (seconds) get no warning e-mail."""
+"""The warning e-mail goes, and the clock on the page turns, when this share of the time per move has gone."""
 
 Span = tuple[dt.datetime, dt.datetime]
 
@@ -52,12 +56,6 @@ def clock_end(start: dt.datetime, seconds: float, stopped: list[Span]) -> dt.dat
     return moment + left
 
 
-def away_now():
-    """For a Seat query: whether the seat's user has declared an absence not over yet (then, and
-    only then, the turn clock reads their absences)."""
-    return Exists(Absence.objects.filter(user_id=OuterRef("user_id"), ends_at__gt=timezone.now()))
-
-
 def _stopped_spans(game: Game, user_id: int, since: dt.datetime, away: frozenset[int] | None = None) -> list[Span]:
     if not game.absence_stops_clock or (away is not None and user_id not in away):
         return []
@@ -70,22 +68,10 @@ def deadline_of(game: Game, seat: Seat) -> dt.datetime:
     return clock_end(start, game.time_per_move, _stopped_spans(game, seat.user_id, start))
 
 
-def warning_time(game: Game, seat: Seat) -> dt.datetime:
-    """When 80% of ``seat``'s time for the current turn has gone (clock stops counted)."""
+def share_gone(game: Game, seat: Seat, share: float) -> dt.datetime:
+    """When ``share`` (0-1) of ``seat``'s time for the current turn has gone (clock stops counted)."""
     start = game.turn_started_at
-    return clock_end(start, game.time_per_move * WARNING_SHARE, _stopped_spans(game, seat.user_id, start))
-
-
-def computer_actor(game: Game, seat: Seat) -> str | None:
-    """Who plays for ``seat`` when it is to move: "computer" (a computer player's seat), "deadline"
-    (its owner's time ran out this turn), "autopilot" (seat on autopilot), or None (its owner)."""
-    if seat.is_bot:
-        return Move.Actor.COMPUTER
-    if game.turn_expired and game.turn_position == seat.position:
-        return Move.Actor.DEADLINE
-    if seat.autopilot:
-        return Move.Actor.AUTOPILOT
-    return None
+    return clock_end(start, game.time_per_move * share, _stopped_spans(game, seat.user_id, start))
 
 
 def time_left(seat: Seat, now: dt.datetime) -> dt.timedelta | None:
@@ -108,9 +94,10 @@ def _set_deadlines(seats: list[Seat], seat: Seat | None, deadline: dt.datetime |
 
 
 def _start_turn(game: Game, seats: list[Seat], seat: Seat, now: dt.datetime, rows=None) -> None:
-    """A new turn for ``seat``: count it, give a person's seat its deadline and queue its expiry,
-    warning and e-mail jobs (one INSERT), and tell the table's people their badge counts.
-    ``rows`` (``store.LoadedGame`` of a move) says who is away, so absences are read only then."""
+    """A new turn for ``seat``: count it, give a person's seat its deadline and queue its expiry
+    with the jobs the ``hooks.turn_started`` receivers return (one INSERT: the notices' warning
+    and e-mail). ``rows`` (``store.LoadedGame`` of a move) says who is away, so absences are read
+    only then."""
     game.turn_number += 1
     game.turn_position = seat.position
     game.turn_started_at = now
@@ -120,33 +107,29 @@ def _start_turn(game: Game, seats: list[Seat], seat: Seat, now: dt.datetime, row
         return
     stopped = _stopped_spans(game, seat.user_id, now, rows.away if rows is not None else None)
     _set_deadlines(seats, seat, clock_end(now, game.time_per_move, stopped))
-    turn = (game.pk, game.turn_number)
-    due = [(jobs.expire_turn.using(run_after=seat.deadline), turn)]
-    if game.time_per_move >= SHORTEST_WARNED_TURN:
-        warning = clock_end(now, game.time_per_move * WARNING_SHARE, stopped)
-        due.append((jobs.warn_turn.using(run_after=warning), turn))
-    grace = dt.timedelta(seconds=settings.RUMMY_EMAIL_GRACE_SECONDS)
-    due.append((jobs.email_turn.using(run_after=now + grace), turn))
-    jobs.enqueue_together(due)
-    notices.turn_started(game, seats, seat, rows)
+    due = [(expire_turn.using(run_after=seat.deadline), (game.pk, game.turn_number))]
+    for _, jobs in hooks.turn_started.send(sender=Game, game=game, seats=seats, seat=seat, rows=rows, now=now,
+                                           stopped=stopped):
+        due.extend(jobs)
+    enqueue_together(due)
 
 
 def after_change(game: Game, seats: list[Seat] | None = None, rows=None) -> None:
     """Bring the clock up to date after an accepted change of ``game`` (inside its transaction, the
     game row locked, ``version`` already bumped; the caller saves ``game``). ``rows``: the
     ``store.LoadedGame`` of a move, whose current deal and seat facts spare the reads.
+    Connected to ``hooks.change_accepted`` (``on_change_accepted``).
 
     Starts a new turn when the seat to move or the deal changed, and queues the next computer move
     when the seat to move is played by the computer: after ``RUMMY_COMPUTER_PAUSE_SECONDS`` at the
     start of its turn, at once within it.
     """
     if game.status != Game.Status.ACTIVE:
-        if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED, Game.Status.ABORTED, Game.Status.VOIDED):
+        if game.is_over:
             if seats is None:
                 Seat.objects.filter(game=game, deadline__isnull=False).update(deadline=None)
             else:
                 _set_deadlines(seats, None, None)
-            notices.badges_changed(game, seats, rows)
         return
     if rows is not None and rows.deal is not None:
         deal = (rows.deal.number, rows.deal.turn)
@@ -158,10 +141,18 @@ def after_change(game: Game, seats: list[Seat] | None = None, rows=None) -> None
     if new_turn:
         game.turn_deal = deal[0]
         _start_turn(game, seats, seat, timezone.now(), rows)
-    if computer_actor(game, seat):
+    if seat.computer_actor(game):
         pause = settings.RUMMY_COMPUTER_PAUSE_SECONDS if new_turn else 0
         when = timezone.now() + dt.timedelta(seconds=pause) if pause else None
-        jobs.computer_turn.using(run_after=when).enqueue(game.pk, game.version)
+        computer_turn.using(run_after=when).enqueue(game.pk, game.version)
+
+
+def on_change_accepted(sender, game: Game, seats: list[Seat] | None, rows, mover: Seat | None, **kwargs) -> None:
+    """Receiver of ``hooks.change_accepted``: a person's own move ends their run of expired
+    turns (``player_moved``), then the clock is brought up to date (``after_change``)."""
+    if mover is not None:
+        player_moved(mover)
+    after_change(game, seats, rows)
 
 
 def player_moved(seat: Seat) -> None:
@@ -175,13 +166,15 @@ def _someone_at_the_table(seats: list[Seat]) -> bool:
     return any(seat.user_id and not seat.autopilot for seat in seats)
 
 
-def expire_turn(game_id: int, turn_number: int, now: dt.datetime) -> bool:
-    """Job body: when turn ``turn_number`` of ``game_id`` is still running and its deadline has
+@task()
+def expire_turn(game_id: int, turn_number: int) -> bool:
+    """Job: when turn ``turn_number`` of ``game_id`` is still running and its deadline has
     passed, hand it to the computer; a second expiry in a row puts the seat on autopilot, and a game
     left with no active person pauses. A deadline moved later (an absence) queues itself again.
 
     Returns True when the turn expired; a stale job (game moved on, already expired) does nothing.
     """
+    now = timezone.now()
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.Status.ACTIVE or game.turn_number != turn_number or game.turn_expired:
@@ -191,7 +184,7 @@ def expire_turn(game_id: int, turn_number: int, now: dt.datetime) -> bool:
         if seat.deadline is None:
             return False
         if seat.deadline > now:
-            jobs.expire_turn.using(run_after=seat.deadline).enqueue(game_id, turn_number)
+            expire_turn.using(run_after=seat.deadline).enqueue(game_id, turn_number)
             return False
         seat.deadline = None
         seat.expired_turns += 1
@@ -200,14 +193,14 @@ def expire_turn(game_id: int, turn_number: int, now: dt.datetime) -> bool:
         game.turn_expired = True
         if not _someone_at_the_table(seats):
             _pause(game, now)
-        services.record_change(game, seats)
+        record_change(game, seats)
     return True
 
 
 def _pause(game: Game, now: dt.datetime) -> None:
     game.status = Game.Status.PAUSED
     game.paused_at = now
-    jobs.abandon_paused.using(run_after=now + PAUSE_BEFORE_ABANDON).enqueue(game.pk)
+    abandon_paused.using(run_after=now + PAUSE_BEFORE_ABANDON).enqueue(game.pk)
 
 
 def take_seat_back(user, game_id: int, now: dt.datetime) -> Game:
@@ -217,15 +210,15 @@ def take_seat_back(user, game_id: int, now: dt.datetime) -> Game:
     Raises Refusal 404 (no such game), 403 (no seat there), 409 (game over, seat not on autopilot).
     """
     with transaction.atomic():
-        game = services.lock_game(game_id)
+        game = lock_game(game_id)
         seats = list(game.seats.order_by("position"))
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
-            raise services.Refusal(403, "not_seated", "You do not have a seat at this table.")
-        if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
-            raise services.Refusal(409, "game_over", "This game is not in play.")
+            raise Refusal(403, "not_seated", "You do not have a seat at this table.")
+        if not game.is_live:
+            raise Refusal(409, "game_over", "This game is not in play.")
         if not seat.autopilot:
-            raise services.Refusal(409, "not_on_autopilot", "Your seat is not on autopilot.")
+            raise Refusal(409, "not_on_autopilot", "Your seat is not on autopilot.")
         seat.autopilot = False
         seat.expired_turns = 0
         seat.save(update_fields=["autopilot", "expired_turns"])
@@ -233,28 +226,36 @@ def take_seat_back(user, game_id: int, now: dt.datetime) -> Game:
         game.paused_at = None
         if game.turn_position == seat.position:
             _start_turn(game, seats, seat, now)
-        services.record_change(game, seats)
+        record_change(game, seats)
     return game
 
 
 def abandon_if_unresumed(game_id: int, now: dt.datetime) -> bool:
-    """Job body: abandon ``game_id`` when it has stayed paused for 14 days, and tell its players.
-    Returns True when it did; a game resumed meanwhile (or paused again later) is left alone."""
+    """Job body: abandon ``game_id`` when it has stayed paused for 14 days, and tell its players
+    (the e-mails the ``hooks.game_abandoned`` receivers return, sent after commit). Returns True
+    when it did; a game resumed meanwhile (or paused again later) is left alone."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.Status.PAUSED:
             return False
         due = game.paused_at + PAUSE_BEFORE_ABANDON
         if due > now:
-            jobs.abandon_paused.using(run_after=due).enqueue(game_id)
+            abandon_paused.using(run_after=due).enqueue(game_id)
             return False
         game.status = Game.Status.ABANDONED
         game.finished_at = now
-        services.record_change(game)
-        emails = notices.game_abandoned(game)
-    for email in emails:
-        email.send()
+        record_change(game)
+        told = hooks.game_abandoned.send(sender=Game, game=game)
+    for _, emails in told:
+        for email in emails:
+            email.send()
     return True
+
+
+@task()
+def abandon_paused(game_id: int) -> bool:
+    """Job: abandon ``game_id`` if it has been paused for 14 days (``abandon_if_unresumed``)."""
+    return abandon_if_unresumed(game_id, timezone.now())
 
 
 def absences_changed(user, now: dt.datetime) -> int:

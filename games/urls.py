@@ -1,9 +1,10 @@
 """Game URLs: lobby, tables, the board fragment and moves."""
 from django.urls import path
 
+from moderation import views as moderation_views
 from rummy_site import converters  # noqa: F401 (registers <id:...>)
 
-from . import moderation_views, views
+from . import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),

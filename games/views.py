@@ -15,13 +15,15 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.core import is_ratelimited
 
-from . import notices, services, turn_clock
-from .direct_play import automatic_reading, saved_order
+from notices import services as notices
+
+from . import services, turn_clock
+from .direct_play import saved_order
 from .engine.variants import VARIANTS
+from .errors import Refusal
 from .forms import ComputerPlayerForm, NewTableForm, chosen_meld, contract_choices, contract_stands, move_payload
 from .models import Game
 from .presenters import RefusedForm, board_context
-from .services import Refusal
 
 HAND_SORTS = ("suit", "rank")
 HAND_ORDERS = "hand_orders"
@@ -74,7 +76,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     my_games = finished_games = Game.objects.none()
     if request.user.is_authenticated:
         mine = Game.objects.for_user(request.user).prefetch_related("seats__user")
-        my_games = mine.in_play()
+        my_games = mine.not_over()
         finished_games = mine.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:RECENT_FINISHED_GAMES]
     open_tables = Game.objects.open_public().prefetch_related("seats__user")[:50]
     return render(request, "games/lobby.html", {"form": NewTableForm(), "my_games": my_games,
@@ -132,20 +134,6 @@ def _refused_form(post) -> RefusedForm:
                        contract_stands(post))
 
 
-def _submit(user, game_id: int, version: int, payload: dict) -> services.Board:
-    """Submit the move and return the mover's board after it; a meld or lay-off whose wilds have
-    several legal readings that cannot matter (``direct_play.automatic_reading``) is made with the
-    first, without asking."""
-    try:
-        return services.submit_move(user, game_id, version, payload)
-    except Refusal as refusal:
-        resolved = automatic_reading(services.access_board(user, game_id).view, payload) \
-            if refusal.code == "choose_wild" else None
-        if resolved is None:
-            raise
-        return services.submit_move(user, game_id, version, resolved)
-
-
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
@@ -155,7 +143,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refused(request, game_id, Refusal(RATE_LIMITED, "rate_limited", "Too many moves; wait a moment."))
     try:
         version, payload = move_payload(request.POST)
-        board = _submit(request.user, game_id, version, payload)
+        board = services.submit_play(request.user, game_id, version, payload)
     except Refusal as refusal:
         return _refused(request, game_id, refusal, _refused_form(request.POST))
     if request.htmx:

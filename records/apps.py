@@ -7,3 +7,11 @@ class RecordsConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "records"
+
+    def ready(self):
+        from games import hooks
+
+        from . import services
+
+        hooks.game_finished.connect(services.on_game_finished, dispatch_uid="records")
+        hooks.game_voided.connect(services.on_game_voided, dispatch_uid="records")

@@ -1,5 +1,5 @@
-"""The one writer of the records app's rows: called by ``games.services`` when a game finishes and
-by ``games.moderation.void_game`` when a moderator voids one."""
+"""The one writer of the records app's rows: it hears of a game finished (``games.hooks.game_finished``,
+sent by the move that ends it) and of a game voided by a moderator (``games.hooks.game_voided``)."""
 from __future__ import annotations
 
 from games.models import Game, Seat
@@ -39,3 +39,13 @@ def void_game_record(game: Game) -> list[int]:
     """
     PlayerResult.objects.filter(game=game).delete()
     return ratings.unrate_game(game)
+
+
+def on_game_finished(sender, game: Game, seats: list[Seat], **kwargs) -> None:
+    """Receiver of ``games.hooks.game_finished``: ``record_finished_game``."""
+    record_finished_game(game, seats)
+
+
+def on_game_voided(sender, game: Game, **kwargs) -> None:
+    """Receiver of ``games.hooks.game_voided``: ``void_game_record``."""
+    void_game_record(game)

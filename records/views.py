@@ -14,7 +14,7 @@ from django.views.decorators.vary import vary_on_headers
 from games import services
 from games.models import Game
 from games.presenters import board_context
-from games.services import Refusal
+from games.errors import Refusal
 
 from .chart import score_chart
 from .export import ExportRefused, export_game

@@ -95,6 +95,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "records",
+    "moderation",
+    "notices",
 ]
 
 MIDDLEWARE = [

@@ -9,7 +9,7 @@ from django.contrib.admin import helpers
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from accounts.models import Suspension
+from moderation.models import Suspension
 from games.models import Seat
 from rummy_site.asgi import application
 from tests.games.conftest import close_thread_connections  # noqa: F401 (fixture)

@@ -26,7 +26,8 @@ from django.urls.resolvers import RoutePattern
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import moderation, services
+from games import services
+from moderation import services as moderation
 from games.models import Game, Seat
 from rummy_site.asgi import application
 from tests.factories import login, make_started_game, make_table, make_user, play_moves

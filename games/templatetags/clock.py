@@ -1,12 +1,9 @@
 """Template filters for turn clocks: ``{{ seat.deadline|time_left }}`` -> "2 days 3 hours"."""
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django import template
-from django.utils import timezone
 
-from ..notices import describe_time
+from notices.services import deadline_in_words, describe_time
 
 register = template.Library()
 
@@ -14,9 +11,7 @@ register = template.Library()
 @register.filter
 def time_left(deadline) -> str:
     """Time left until ``deadline`` (an aware datetime) in words; "" when there is none."""
-    if deadline is None:
-        return ""
-    return describe_time(max(deadline - timezone.now(), timedelta(0)))
+    return deadline_in_words(deadline)
 
 
 @register.filter

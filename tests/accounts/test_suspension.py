@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import moderation
+from moderation import services as moderation
 from tests.factories import PASSWORD, login, make_started_game, move_fields, seat_to_move, snapshot
 from tests.moderators import make_moderator
 

@@ -7,7 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.models import AuditEntry, Game, Move, Report, Seat
+from games.models import Game, Move, Seat
+from moderation.models import AuditEntry, Report
 from tests.e2e.conftest import E2E_PASSWORD
 from tests.e2e.pages import ana, overflow_at_each_width, serious_violations  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import make_table_scene

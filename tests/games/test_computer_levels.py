@@ -10,6 +10,7 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from games import services
+from games.services import moves
 from games.engine.bots.memory import Memory
 from games.models import Game, Move, Seat
 from tests.factories import computer_game, load_state, login, make_started_game, make_table, make_user, seats_of
@@ -84,8 +85,8 @@ def test_a_persons_seat_played_by_the_computer_plays_at_the_normal_level(monkeyp
     Seat.objects.filter(game=game, user__isnull=False).update(autopilot=True)
     Seat.objects.filter(game=game, user__isnull=True).update(bot_level=Seat.BotLevel.EXPERT)
     levels = []
-    real = services.chooser
-    monkeypatch.setattr(services, "chooser", lambda variant, level: levels.append(level) or real(variant, level))
+    real = moves.chooser
+    monkeypatch.setattr(moves, "chooser", lambda variant, level: levels.append(level) or real(variant, level))
     for _ in range(6):
         assert services.play_computer_turn(game.pk)
     movers = [(m.actor, level) for m, level in zip(Move.objects.filter(game=game).order_by("ply"), levels)]
@@ -94,12 +95,12 @@ def test_a_persons_seat_played_by_the_computer_plays_at_the_normal_level(monkeyp
 
 
 def test_the_strong_computer_remembers_the_deal_from_the_move_log():
-    """``services._computer_memory`` rebuilds what the seat saw of this deal from stored public events."""
+    """``services.moves._computer_memory`` rebuilds what the seat saw of this deal from stored public events."""
     game = computer_game("standard", "memory", "strong", "normal")
     for _ in range(12):
         services.play_computer_turn(game.pk)
     deal = load_state(game).deal
-    memory = services._computer_memory(game, deal.number)
+    memory = moves._computer_memory(game, deal.number)
     assert isinstance(memory, Memory) and memory.deal == deal.number
     seen = [c.code for c in deal.discard]
     assert memory.pile == seen[-len(memory.pile):]

@@ -7,6 +7,7 @@ import pytest
 from django.db import DatabaseError, connection, connections, transaction
 
 from games import services
+from games.services import moves
 from games.models import Game, Move
 from tests.factories import computer_game
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def wrap_chooser(monkeypatch, before_choosing):
     """Make every bot call ``before_choosing()`` first, then choose as it would."""
-    real = services.chooser
+    real = moves.chooser
 
     def chooser(variant, level):
         choose = real(variant, level)
@@ -26,7 +27,7 @@ def wrap_chooser(monkeypatch, before_choosing):
 
         return checked
 
-    monkeypatch.setattr(services, "chooser", chooser)
+    monkeypatch.setattr(moves, "chooser", chooser)
 
 
 @pytest.mark.postgres

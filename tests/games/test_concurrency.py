@@ -14,7 +14,7 @@ from django.test import Client
 
 from games import services, store
 from games.models import Move
-from games.services import Refusal
+from games.errors import Refusal
 from tests.factories import (login, make_started_game, make_table, make_user, move_fields, move_url, seat_to_move,
                              seats_of, snapshot)
 
@@ -190,7 +190,7 @@ def test_two_workers_never_apply_the_same_computer_move_twice():
     assert seat_to_move(game).is_bot
     version = game.version
     jobs.computer_turn.enqueue(game.pk, version)  # the start queued one already: now two
-    assert DBTaskResult.objects.ready().filter(task_path="games.jobs.computer_turn").count() == 2
+    assert DBTaskResult.objects.ready().filter(task_path="games.services.moves.computer_turn").count() == 2
 
     def worker(name):
         return lambda: Worker(queue_names=["*"], interval=0, batch=True, backend_name="default",
@@ -199,7 +199,7 @@ def test_two_workers_never_apply_the_same_computer_move_twice():
     outcomes = race_calls([worker("first"), worker("second")])
 
     assert outcomes == ["applied", "applied"]
-    ran = DBTaskResult.objects.filter(task_path="games.jobs.computer_turn", args_kwargs__args=[game.pk, version])
+    ran = DBTaskResult.objects.filter(task_path="games.services.moves.computer_turn", args_kwargs__args=[game.pk, version])
     assert sorted(ran.values_list("status", flat=True)) == ["SUCCESSFUL", "SUCCESSFUL"]
     assert sorted(ran.values_list("return_value", flat=True)) == [False, True]
     assert sorted(ran.values_list("worker_ids", flat=True)) == [["first"], ["second"]]

@@ -6,9 +6,10 @@ from django.contrib.admin import helpers
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from accounts.models import Suspension
-from games import moderation
-from games.models import AuditEntry, Deal, Game, Move, Report, Seat
+from moderation.models import Suspension
+from moderation import services as moderation
+from games.models import Deal, Game, Move, Seat
+from moderation.models import AuditEntry, Report
 from tests.factories import hand_keys, login, make_started_game, make_user, play_moves, seats_of, snapshot
 from tests.moderators import make_moderator
 
@@ -39,9 +40,9 @@ def moderation_urls(scene) -> list[str]:
     deal = Deal.objects.filter(game=game).first()
     move = Move.objects.filter(game=game).first()
     rows = [("games", "game", game.pk), ("games", "seat", seat.pk), ("games", "deal", deal.pk),
-            ("games", "move", move.pk), ("games", "report", scene["report"].pk),
-            ("games", "auditentry", scene["entry"].pk), ("accounts", "user", scene["first"].pk),
-            ("accounts", "suspension", scene["suspension"].pk)]
+            ("games", "move", move.pk), ("moderation", "report", scene["report"].pk),
+            ("moderation", "auditentry", scene["entry"].pk), ("accounts", "user", scene["first"].pk),
+            ("moderation", "suspension", scene["suspension"].pk)]
     urls = [reverse("admin:index")]
     for app, model, pk in rows:
         urls += [reverse(f"admin:{app}_{model}_changelist"), reverse(f"admin:{app}_{model}_change", args=[pk])]
@@ -66,8 +67,8 @@ def action_posts(scene) -> list[tuple[str, dict]]:
         post("games", "seat", "remove_player", seat.pk),
         post("accounts", "user", "suspend", scene["second"].pk),
         post("accounts", "user", "unsuspend", scene["second"].pk),
-        post("games", "report", "resolve", report.pk),
-        post("games", "report", "dismiss", report.pk),
+        post("moderation", "report", "resolve", report.pk),
+        post("moderation", "report", "dismiss", report.pk),
         (reverse("admin:games_game_hidden_state", args=[game.pk]), {"reason": REASON}),
     ]
 
@@ -224,11 +225,11 @@ def test_hidden_state_page_asks_why_then_shows_hands_and_stock_and_audits(scene)
 def test_audit_entries_are_read_only_in_the_admin(scene):
     client = login(scene["moderator"])
     entry = scene["entry"]
-    url = reverse("admin:games_auditentry_change", args=[entry.pk])
+    url = reverse("admin:moderation_auditentry_change", args=[entry.pk])
     page = client.get(url).content.decode()
     assert 'name="_save"' not in page
     assert client.post(url, {"reason": "Rewritten."}).status_code == 403
-    assert client.post(reverse("admin:games_auditentry_delete", args=[entry.pk]), {"post": "yes"}).status_code == 403
+    assert client.post(reverse("admin:moderation_auditentry_delete", args=[entry.pk]), {"post": "yes"}).status_code == 403
     superuser = make_user("root")
     superuser.is_superuser = superuser.is_staff = True
     superuser.save()
@@ -276,7 +277,7 @@ def test_hidden_state_link_only_for_those_who_may_inspect(scene):
 def test_a_report_changes_only_through_its_actions(scene):
     client = login(scene["moderator"])
     report = scene["report"]
-    url = reverse("admin:games_report_change", args=[report.pk])
+    url = reverse("admin:moderation_report_change", args=[report.pk])
     page = client.get(url).content.decode()
     assert "Stalling." in page and 'name="_save"' not in page
     client.post(url, {"status": "dismissed", "note": "Edited.", "_save": "Save"})

@@ -4,8 +4,10 @@ first and the move is refused because the player no longer holds the seat; never
 import pytest
 from django.db import connection
 
-from games import moderation, services
-from games.models import AuditEntry, Move, Seat
+from games import services
+from moderation import services as moderation
+from games.models import Move, Seat
+from moderation.models import AuditEntry
 from tests.factories import make_started_game, seat_to_move
 from tests.games.test_concurrency import label, race_calls
 from tests.moderators import make_moderator

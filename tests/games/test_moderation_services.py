@@ -1,12 +1,14 @@
-"""games.moderation: each moderator action works for a moderator, is refused (403, nothing
+"""moderation.services: each moderator action works for a moderator, is refused (403, nothing
 written) for an ordinary player, writes one audit row, and the one seat-to-computer handover keeps
 the seat's cards and lets the computer play on."""
 import pytest
 
-from accounts.models import Suspension
-from games import moderation, services
-from games.models import AuditEntry, Game, Move, Report, Seat
-from games.services import Refusal
+from moderation.models import Suspension
+from games import services
+from moderation import services as moderation
+from games.models import Game, Move, Seat
+from moderation.models import AuditEntry, Report
+from games.errors import Refusal
 from records.models import PlayerResult, Rating, RatingChange
 from tests.factories import (
     hand_keys, load_state, make_started_game, make_table, make_user, play_moves, run_due_jobs, seat_to_move, seats_of,
@@ -31,14 +33,15 @@ def test_moderators_group_has_exactly_the_moderation_permissions():
         "content_type__app_label", "codename"))
     assert codenames == {
         ("games", "view_game"), ("games", "view_seat"), ("games", "view_deal"), ("games", "view_move"),
-        ("games", "view_report"), ("games", "change_report"), ("games", "view_auditentry"),
-        ("games", "moderate_game"), ("games", "inspect_hidden_state"),
-        ("accounts", "view_user"), ("accounts", "view_suspension"), ("accounts", "suspend_user"),
+        ("moderation", "view_report"), ("moderation", "change_report"), ("moderation", "view_auditentry"),
+        ("moderation", "moderate_game"), ("moderation", "inspect_hidden_state"),
+        ("accounts", "view_user"), ("moderation", "view_suspension"), ("moderation", "suspend_user"),
     }
     moderator = make_moderator()
     assert moderator.is_staff and not moderator.is_superuser
     assert not moderator.has_perm("accounts.change_user") and not moderator.has_perm("games.change_game")
-    assert not moderator.has_perm("games.change_auditentry") and not moderator.has_perm("games.delete_auditentry")
+    assert not moderator.has_perm("moderation.change_auditentry")
+    assert not moderator.has_perm("moderation.delete_auditentry")
 
 
 def test_abort_game_in_play():

@@ -10,8 +10,10 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from accounts.preferences import preferences_for
-from games import jobs, notices
-from games.models import DAY, HOUR, Connection, Game, Notification
+from games import jobs
+from games.models import DAY, HOUR, Game
+from notices import services as notices
+from notices.models import Connection, Notification
 from tests.factories import login, make_started_game, make_user, play_moves, run_due_jobs, seat_to_move
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Card, Game, Move, Seat
-from games.services import Refusal
+from games.errors import Refusal
 from tests.factories import (current_deal, hand_keys, login, make_started_game, make_table, make_user, moves_by,
                              play_moves, post_move, run_due_jobs, seat_to_move, seats_of, snapshot)
 

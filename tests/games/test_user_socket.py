@@ -10,9 +10,9 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from games import moderation
-from games.models import Connection
-from games.notices import is_present
+from moderation import services as moderation
+from notices.models import Connection
+from notices.services import is_present
 from tests.factories import hand_keys, login, make_started_game, make_user, post_move, seat_to_move, seats_of
 from tests.games.sockets import HOST, SILENCE, closed_as_forbidden, communicator, session_cookie
 from tests.moderators import make_moderator

@@ -1,4 +1,4 @@
-"""Migrations 0012-0013: deals written under the old per-variant Deal columns (wild_rank and
+"""Migrations 0010-0011: deals written under the old per-variant Deal columns (wild_rank and
 pending, W3 and W6; laid_down, R10) load from ``Deal.variant_state`` afterwards and play on."""
 import pytest
 from django.db import connection
@@ -17,7 +17,7 @@ from tests.factories import (
 )
 
 BEFORE = [("games", "0009_expert_bot_level")]
-AFTER = [("games", "0013_drop_deal_variant_columns")]
+AFTER = [("games", "0011_drop_deal_variant_columns")]
 
 
 def _migrate(targets):

@@ -6,7 +6,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from games import moderation, services
+from games import services
+from moderation import services as moderation
+from games.errors import Refusal
 from games.models import Move
 from tests.factories import (hand_keys, login, make_started_game, make_table, make_user, post_move,
                              run_due_jobs, seat_to_move, seats_of)
@@ -104,7 +106,7 @@ async def test_table_changes_are_announced():
 
     await sync_to_async(services.join_table)(ann, game.pk, game.invite_code)
     assert await next_event(socket) == {"type": "game.changed", "game": game.pk, "version": 1}
-    with pytest.raises(services.Refusal):
+    with pytest.raises(Refusal):
         await sync_to_async(services.join_table)(ann, game.pk, game.invite_code)
     assert await socket.receive_nothing(timeout=SILENCE)
     await sync_to_async(services.start_game)(bob, game.pk)

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from games import moderation
+from moderation import services as moderation
 from games.models import Game, Seat
 from records import ratings
 from records.benchmark import START

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand
 
 from games import services
 from games.engine.variants import VARIANTS, make_variant
+from games.errors import Refusal
 from games.models import Game
 
 SIMULATOR_USERNAME = "simulator"
@@ -56,7 +57,7 @@ class Command(BaseCommand):
                 totals["deals"] += game.deals.count()
                 last = game.moves.order_by("-ply").first()
                 totals["stalled"] += any(event.get("stalled") for event in last.events) if last else 0
-            except services.Refusal as error:
+            except Refusal as error:
                 totals["errors"] += 1
                 self.stderr.write(f"game {number}: {error.code}: {error.message}")
         result = {"variant": variant, "players": players, "games": games, "finished": totals["finished"],

@@ -16,53 +16,35 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
+from django_tasks import task
 
 from accounts.models import PlayPreferences
 from accounts.preferences import local_zone, next_digest_time, next_sending_time, preferences_for
 
-from . import jobs, notify, turn_clock
-from .models import Connection, Game, Notification, Seat
+from games import notify
+from games.models import Game, Seat
+from games.turn_clock import WARNING_SHARE, clock_end, share_gone
 
+from .models import Connection, Notification
 
-def _waiting():
-    """Seats whose owner is to move now: active games, their turn, the clock theirs (not expired,
-    not on autopilot). ``_waits_on`` is the same rule for one game in memory."""
-    return Seat.objects.filter(game__status=Game.Status.ACTIVE, autopilot=False,
-                               position=F("game__turn_position"), game__turn_expired=False)
-
-
-def waiting_seats(user_id: int):
-    """Seats of ``user_id`` whose owner is to move now (see ``_waiting``)."""
-    return _waiting().filter(user_id=user_id)
-
-
-def _waits_on(game: Game, seat: Seat) -> bool:
-    return (bool(seat.user_id) and game.status == Game.Status.ACTIVE and not seat.autopilot
-            and seat.position == game.turn_position and not game.turn_expired)
+SHORTEST_WARNED_TURN = 3600
+"""Tables with less time per move than this (seconds) get no warning e-mail."""
 
 
 def waiting_count(user_id: int) -> int:
     """How many games wait on ``user_id`` (the badge number)."""
-    return waiting_seats(user_id).count()
+    return Seat.objects.waiting_on(user_id).count()
 
 
 def waiting_counts(user_ids: list[int]) -> dict[int, int]:
     """``{user id: games waiting on them}`` for every user of ``user_ids``, in one query."""
-    found = dict(_waiting().filter(user_id__in=user_ids).order_by().values("user_id")
+    found = dict(Seat.objects.waiting().filter(user_id__in=user_ids).order_by().values("user_id")
                  .annotate(count=Count("pk")).values_list("user_id", "count"))
     return {user_id: found.get(user_id, 0) for user_id in user_ids}
-
-
-def waiting_elsewhere():
-    """For a Seat query: how many games other than the seat's own wait on the seat's user (its
-    badge number without this game), read with the seats so a move needs no count of its own."""
-    others = (_waiting().filter(user_id=OuterRef("user_id")).exclude(game_id=OuterRef("game_id"))
-              .order_by().values("user_id").annotate(count=Count("pk")).values("count"))
-    return Coalesce(Subquery(others), 0)
 
 
 def _counts_after(game: Game, seats: list[Seat], rows) -> dict[int, int] | None:
@@ -70,7 +52,7 @@ def _counts_after(game: Game, seats: list[Seat], rows) -> dict[int, int] | None:
     seats (``rows.waiting_elsewhere``); None when they were not read."""
     if rows is None or rows.waiting_elsewhere is None:
         return None
-    return {seat.user_id: rows.waiting_elsewhere[seat.user_id] + _waits_on(game, seat) for seat in seats if seat.user_id}
+    return {seat.user_id: rows.waiting_elsewhere[seat.user_id] + seat.waits(game) for seat in seats if seat.user_id}
 
 
 @dataclass
@@ -89,7 +71,7 @@ def my_games(user, now: dt.datetime) -> list[GameLine]:
     """``user``'s games in play (active or paused): their turns first, each group sorted by time left
     (least first; no running clock last)."""
     lines = []
-    games = (Game.objects.filter(seats__user=user, status__in=[Game.Status.ACTIVE, Game.Status.PAUSED])
+    games = (Game.objects.live().filter(seats__user=user)
              .prefetch_related("seats__user").distinct())
     for game in games:
         seats = list(game.seats.all())
@@ -118,20 +100,36 @@ def _send_counts(user_ids: list[int], counts: dict[int, int] | None, game: Game 
         notify.games_waiting(user_id, counts[user_id], game if user_id == your_turn_user else None)
 
 
-def turn_started(game: Game, seats: list[Seat], seat: Seat, rows=None) -> None:
-    """A person's turn began (inside the change's transaction): after commit, send every person at
-    the table their new count, with the "your turn" notice for ``seat``'s owner. A turn starts once
-    (its number is bumped under the game row lock), so the notice goes once per turn without a
-    Notification row. ``rows``: a move's ``store.LoadedGame``, whose counts spare the count query."""
+def on_turn_started(sender, game: Game, seats: list[Seat], seat: Seat, rows, now: dt.datetime,
+                    stopped: list, **kwargs) -> list[tuple]:
+    """Receiver of ``hooks.turn_started`` (a person's turn began, inside the change's transaction):
+    after commit, send every person at the table their new count, with the "your turn" notice for
+    ``seat``'s owner. A turn starts once (its number is bumped under the game row lock), so the
+    notice goes once per turn without a Notification row. ``rows``: a move's ``store.LoadedGame``,
+    whose counts spare the count query.
+
+    Returns the turn's e-mail jobs for the clock to queue: the warning (tables with at least
+    ``SHORTEST_WARNED_TURN`` per move) and, after the grace period, the "your turn" e-mail."""
     users = [s.user_id for s in seats if s.user_id]
     counts = _counts_after(game, seats, rows)
     fresh = Game(pk=game.pk, variant=game.variant)
     transaction.on_commit(lambda: _send_counts(users, counts, fresh, seat.user_id))
+    turn = (game.pk, game.turn_number)
+    jobs = []
+    if game.time_per_move >= SHORTEST_WARNED_TURN:
+        warning = clock_end(now, game.time_per_move * WARNING_SHARE, stopped)
+        jobs.append((warn_turn.using(run_after=warning), turn))
+    grace = dt.timedelta(seconds=settings.RUMMY_EMAIL_GRACE_SECONDS)
+    jobs.append((email_turn.using(run_after=now + grace), turn))
+    return jobs
 
 
-def badges_changed(game: Game, seats: list[Seat] | None = None, rows=None) -> None:
-    """After commit, send every person at ``game`` their new count (a game ended or paused);
-    ``seats`` and ``rows`` as for ``turn_started``, when loaded."""
+def on_change_accepted(sender, game: Game, seats: list[Seat] | None, rows, **kwargs) -> None:
+    """Receiver of ``hooks.change_accepted``: when the change ended ``game``, after commit send
+    every person at it their new count; ``seats`` and ``rows`` as for ``on_turn_started``, when
+    loaded."""
+    if not game.is_over:
+        return
     if seats is None:
         users = list(game.seats.filter(user__isnull=False).values_list("user_id", flat=True))
         counts = None
@@ -176,6 +174,14 @@ def describe_time(left: dt.timedelta | None) -> str:
     return " ".join(words) or f"{seconds % 60} seconds"
 
 
+def deadline_in_words(deadline: dt.datetime | None) -> str:
+    """Time left until ``deadline`` (an aware datetime) in words (``describe_time``); "" when
+    there is none."""
+    if deadline is None:
+        return ""
+    return describe_time(max(deadline - timezone.now(), dt.timedelta(0)))
+
+
 def _turn_of(game_id: int, turn_number: int):
     """(game, seat) of a turn still running with its owner's clock, locked; None when stale."""
     game = Game.objects.select_for_update().filter(pk=game_id).first()
@@ -185,6 +191,13 @@ def _turn_of(game_id: int, turn_number: int):
     if seat.user_id is None or seat.deadline is None:
         return None
     return game, seat
+
+
+@task()
+def email_turn(game_id: int, turn_number: int) -> bool:
+    """Job: after the grace period, e-mail the player of turn ``turn_number`` if they are not on
+    the site (``send_turn_email``)."""
+    return send_turn_email(game_id, turn_number, timezone.now())
 
 
 def send_turn_email(game_id: int, turn_number: int, now: dt.datetime) -> bool:
@@ -201,7 +214,7 @@ def send_turn_email(game_id: int, turn_number: int, now: dt.datetime) -> bool:
             return False
         later = next_sending_time(prefs, now)
         if later > now:
-            jobs.email_turn.using(run_after=later).enqueue(game_id, turn_number)
+            email_turn.using(run_after=later).enqueue(game_id, turn_number)
             return False
         if not _record_once(Notification.Kind.TURN_EMAIL, seat.user_id, game, seat):
             return False
@@ -212,6 +225,13 @@ def send_turn_email(game_id: int, turn_number: int, now: dt.datetime) -> bool:
     return True
 
 
+@task()
+def warn_turn(game_id: int, turn_number: int) -> bool:
+    """Job: e-mail the player of turn ``turn_number`` when 80% of their time has gone
+    (``send_warning_email``)."""
+    return send_warning_email(game_id, turn_number, timezone.now())
+
+
 def send_warning_email(game_id: int, turn_number: int, now: dt.datetime) -> bool:
     """Job body: e-mail the player of turn ``turn_number`` once 80% of their time has gone (a later
     deadline, from an absence, makes the job wait). Quiet hours defer it while the turn lasts."""
@@ -220,9 +240,9 @@ def send_warning_email(game_id: int, turn_number: int, now: dt.datetime) -> bool
         if turn is None:
             return False
         game, seat = turn
-        due = turn_clock.warning_time(game, seat)
+        due = share_gone(game, seat, WARNING_SHARE)
         if due > now:
-            jobs.warn_turn.using(run_after=due).enqueue(game_id, turn_number)
+            warn_turn.using(run_after=due).enqueue(game_id, turn_number)
             return False
         prefs = preferences_for(seat.user)
         if not prefs.email_warning:
@@ -230,7 +250,7 @@ def send_warning_email(game_id: int, turn_number: int, now: dt.datetime) -> bool
         later = next_sending_time(prefs, now)
         if later > now:
             if later < seat.deadline:
-                jobs.warn_turn.using(run_after=later).enqueue(game_id, turn_number)
+                warn_turn.using(run_after=later).enqueue(game_id, turn_number)
             return False
         if not _record_once(Notification.Kind.WARNING_EMAIL, seat.user_id, game, seat):
             return False
@@ -242,9 +262,10 @@ def send_warning_email(game_id: int, turn_number: int, now: dt.datetime) -> bool
     return True
 
 
-def game_abandoned(game: Game) -> list[EmailMessage]:
-    """Record, inside the abandoning transaction, that each person at ``game`` is told it was
-    abandoned (once each); returns the e-mails for the caller to send after its commit."""
+def on_game_abandoned(sender, game: Game, **kwargs) -> list[EmailMessage]:
+    """Receiver of ``hooks.game_abandoned``: record, inside the abandoning transaction, that each
+    person at ``game`` is told it was abandoned (once each); returns the e-mails for the clock to
+    send after its commit."""
     return [_email(seat.user, f"{game} was abandoned",
                    [f"{game} was paused for 14 days with nobody at the table, so it has been abandoned."],
                    _site_url(reverse("my_games")))
@@ -262,10 +283,17 @@ def schedule_digest(prefs: PlayPreferences, now: dt.datetime) -> None:
     if prefs.next_digest_on == day:
         return
     PlayPreferences.objects.filter(pk=prefs.pk).update(next_digest_on=day)
-    jobs.send_digest.using(run_after=moment).enqueue(prefs.user_id, day.isoformat())
+    send_digest.using(run_after=moment).enqueue(prefs.user_id, day.isoformat())
 
 
-def send_digest(user_id: int, day: dt.date, now: dt.datetime) -> bool:
+@task()
+def send_digest(user_id: int, day: str) -> bool:
+    """Job: send ``user_id``'s daily digest for local date ``day`` (ISO ``YYYY-MM-DD``) and queue
+    the next (``digest``)."""
+    return digest(user_id, dt.date.fromisoformat(day), timezone.now())
+
+
+def digest(user_id: int, day: dt.date, now: dt.datetime) -> bool:
     """Job body: the daily digest of local date ``day``: the games waiting on the user, least time
     left first, once per day; then queue the next day's. A digest switched off, or a job for a day
     that is no longer the next one, does nothing. Returns True when sent."""
@@ -275,12 +303,12 @@ def send_digest(user_id: int, day: dt.date, now: dt.datetime) -> bool:
             return False
         later = next_sending_time(prefs, now)
         if later > now:
-            jobs.send_digest.using(run_after=later).enqueue(user_id, day.isoformat())
+            send_digest.using(run_after=later).enqueue(user_id, day.isoformat())
             return False
         following, moment = next_digest_time(prefs, max(now, _day_end(prefs, day)))
         prefs.next_digest_on = following
         prefs.save(update_fields=["next_digest_on"])
-        jobs.send_digest.using(run_after=moment).enqueue(user_id, following.isoformat())
+        send_digest.using(run_after=moment).enqueue(user_id, following.isoformat())
         waiting = [line for line in my_games(prefs.user, now) if line.your_turn]
         if not waiting or not _record_once(Notification.Kind.DIGEST_EMAIL, user_id, day=day):
             return False

@@ -1,7 +1,7 @@
 """Admin actions that ask for a reason first: the changelist action shows a form (the selected rows
 and a reason), and only its "apply" submit calls the moderation service once per selected row.
 
-A refused row (``services.Refusal``) is reported as an error message and the others still go ahead.
+A refused row (``errors.Refusal``) is reported as an error message and the others still go ahead.
 """
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from django.contrib.admin import helpers
 from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
 
-from .moderation import REASON_MAX_LENGTH
-from .services import Refusal
+from games.errors import Refusal
+
+from .services import MODERATE_GAME, REASON_MAX_LENGTH, SUSPEND_USER
 
 APPLY = "apply"
 
@@ -44,14 +45,14 @@ class CheckedSelectionMixin:
 
 
 class ModerationAdminMixin(CheckedSelectionMixin):
-    """ModelAdmin permission hooks for ``allowed_permissions``: ``moderate`` (games.moderate_game),
-    ``suspend`` (accounts.suspend_user); selections checked (``CheckedSelectionMixin``)."""
+    """ModelAdmin permission hooks for ``allowed_permissions``: ``moderate`` (moderation.moderate_game),
+    ``suspend`` (moderation.suspend_user); selections checked (``CheckedSelectionMixin``)."""
 
     def has_moderate_permission(self, request) -> bool:
-        return request.user.has_perm("games.moderate_game")
+        return request.user.has_perm(MODERATE_GAME)
 
     def has_suspend_permission(self, request) -> bool:
-        return request.user.has_perm("accounts.suspend_user")
+        return request.user.has_perm(SUSPEND_USER)
 
 
 def reason_action(*, description: str, permission: str, done: str,

@@ -1,5 +1,5 @@
 """Deal.variant_state: one JSON field for the variant's own part of a deal, filled from the
-per-variant columns (wild_rank and pending, W3 and W6; laid_down, R10), which 0013 drops."""
+per-variant columns (wild_rank and pending, W3 and W6; laid_down, R10), which 0011 drops."""
 
 from django.db import migrations, models
 

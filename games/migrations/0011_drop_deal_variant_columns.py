@@ -1,4 +1,4 @@
-"""Drop the per-variant Deal columns that 0012 copied into Deal.variant_state."""
+"""Drop the per-variant Deal columns that 0010 copied into Deal.variant_state."""
 
 from django.db import migrations
 
@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0012_deal_variant_state"),
+        ("games", "0010_deal_variant_state"),
     ]
 
     operations = [

@@ -1,5 +1,5 @@
 """Player-facing moderation pages: leaving a game in play (a computer player takes the seat) and
-reporting a player or a game. Thin: each view parses the request and calls ``games.moderation``."""
+reporting a player or a game. Thin: each view parses the request and calls ``moderation.services``."""
 from __future__ import annotations
 
 from django.conf import settings
@@ -10,10 +10,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.core import is_ratelimited
 
-from . import moderation
-from .forms import ReportForm
-from .models import Game
-from .services import Refusal, can_watch
+from games.errors import Refusal
+from games.forms import ReportForm
+from games.models import Game
+from games.services import can_watch
+
+from . import services
 
 RATE_LIMITED = 429
 REPORT_MAX_LENGTH = ReportForm.base_fields["reason"].max_length
@@ -27,14 +29,14 @@ def _refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
     """GET: ask the player to confirm leaving the game in play. POST: a computer player takes their
-    seat and keeps their cards (``moderation.leave_game``); back to the lobby."""
+    seat and keeps their cards (``services.leave_game``); back to the lobby."""
     game = Game.objects.filter(pk=game_id, seats__user=request.user, status=Game.Status.ACTIVE).first()
     if request.method != "POST":
         if game is None:
             return _refused(request, Refusal(404, "not_seated", "You have no seat in a game in play here."))
         return render(request, "games/leave.html", {"game": game})
     try:
-        moderation.leave_game(request.user, game_id)
+        services.leave_game(request.user, game_id)
     except Refusal as refusal:
         return _refused(request, refusal)
     messages.success(request, f"You left game #{game_id}; a computer player has taken your seat.")
@@ -53,7 +55,7 @@ def game_report(request: HttpRequest, game_id: int) -> HttpResponse:
     if not form.is_valid():
         return _report_refused(request, game_id, form, Refusal(400, "bad_report", _report_problem(form)))
     try:
-        moderation.file_report(request.user, game_id, form.cleaned_data["reason"], form.cleaned_data["about"])
+        services.file_report(request.user, game_id, form.cleaned_data["reason"], form.cleaned_data["about"])
     except Refusal as refusal:
         return _report_refused(request, game_id, form, refusal)
     messages.success(request, "Thank you: a moderator will look at your report.")

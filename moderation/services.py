@@ -6,33 +6,33 @@ user's permission here, in the service layer, raising ``Refusal`` (403 not allow
 row, 409 wrong state, 400 no reason) before anything is written. Game changes lock the game row,
 bump its version and send the change event after commit, as ``games.services`` does.
 
-Permissions (held by the "Moderators" group, migration 0007): ``games.moderate_game``,
-``games.inspect_hidden_state``, ``games.change_report`` and ``accounts.suspend_user``.
+Permissions (held by the "Moderators" group: games migration 0007 made it, moderation migration
+0001 moved the permissions here with their models): ``moderation.moderate_game``,
+``moderation.inspect_hidden_state``, ``moderation.change_report`` and ``moderation.suspend_user``.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from records.services import void_game_record
+from games import hooks, notify, services, store
+from games.engine.cards import Card as EngineCard
+from games.errors import Refusal
+from games.models import Game, Seat
 
-from . import notify, services, store
-from .engine.cards import Card as EngineCard
-from .models import AuditEntry, Game, Report, Seat
-from .services import Refusal
+from .models import AuditEntry, Report, Suspension
 
-MODERATE_GAME = "games.moderate_game"
-INSPECT_HIDDEN_STATE = "games.inspect_hidden_state"
-HANDLE_REPORTS = "games.change_report"
-SUSPEND_USER = "accounts.suspend_user"
+MODERATE_GAME = "moderation.moderate_game"
+INSPECT_HIDDEN_STATE = "moderation.inspect_hidden_state"
+HANDLE_REPORTS = "moderation.change_report"
+SUSPEND_USER = "moderation.suspend_user"
 REASON_MAX_LENGTH = 1000
 LEFT_THE_GAME = "Left the game."
-IN_PLAY = (Game.Status.ACTIVE, Game.Status.PAUSED)
-"""Games whose seats can be handed to computers and that can be aborted: in play, or paused
-because every person's seat is on autopilot."""
 
 HANDOVER_PERMISSION = {
     AuditEntry.Action.REPLACE_SEAT: MODERATE_GAME,
@@ -56,6 +56,27 @@ def _clean_reason(reason: str) -> str:
     return reason
 
 
+def _opening(acting_user, permission: str, reason: str) -> str:
+    """The opening of every moderator action: ``acting_user`` must hold ``permission`` (Refusal
+    403), then ``reason`` is required and cleaned (400). Returns the cleaned reason."""
+    _require(acting_user, permission)
+    return _clean_reason(reason)
+
+
+@contextmanager
+def _game_action(acting_user, game_id: int, reason: str, allowed: Callable[[Game], bool], refusal: tuple[str, str]):
+    """The opening of a moderator's action on game ``game_id`` (needs ``MODERATE_GAME``):
+    ``_opening``, then, inside one transaction, the game row locked (Refusal 404) and
+    ``allowed(game)`` checked (Refusal 409 with ``refusal``, its code and message).
+    Yields ``(game, cleaned reason)``; the body writes inside the same transaction."""
+    reason = _opening(acting_user, MODERATE_GAME, reason)
+    with transaction.atomic():
+        game = services.lock_game(game_id)
+        if not allowed(game):
+            raise Refusal(409, *refusal)
+        yield game, reason
+
+
 def _audit(acting_user, action: str, reason: str, *, game: Game | None = None, target_user=None,
            **details) -> AuditEntry:
     return AuditEntry.objects.create(actor=acting_user, action=action, reason=reason, game=game,
@@ -70,8 +91,8 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
     keeps the seat's cards, score and place in turn; the person is kept as ``former_user``.
 
     The one handover for: a moderator replacing a seat (``REPLACE_SEAT``) or removing a player
-    (``REMOVE_PLAYER``), both needing ``games.moderate_game``; a suspension (``SUSPEND_USER``,
-    needing ``accounts.suspend_user``); and a player leaving (``LEAVE_GAME``, only their own seat).
+    (``REMOVE_PLAYER``), both needing ``moderation.moderate_game``; a suspension (``SUSPEND_USER``,
+    needing ``moderation.suspend_user``); and a player leaving (``LEAVE_GAME``, only their own seat).
     Writes an audit row and records the change (``services.record_change``: version, turn clock,
     a queued computer move when the computer is now to move, the event after commit). When no person is left at the table the game is
     aborted instead (the audit row says so).
@@ -90,7 +111,7 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
             _require(acting_user, HANDOVER_PERMISSION[action])
             if seat is None:
                 raise Refusal(404, "no_such_seat", "That seat is empty.")
-        if game.status not in IN_PLAY:
+        if not game.is_live:
             raise Refusal(409, "not_in_play", "This game is not in play.")
         if seat.is_bot:
             raise Refusal(409, "already_computer", "A computer player already holds that seat.")
@@ -121,13 +142,12 @@ def remove_player(acting_user, game_id: int, position: int, reason: str) -> None
     player takes the seat (``hand_seat_to_computer``); at a table still waiting for players the
     seat is freed, and when it was the table creator's the table is aborted.
 
-    Needs ``games.moderate_game``. Raises Refusal 403, 404 (no such game or seat), 409 (finished
+    Needs ``moderation.moderate_game``. Raises Refusal 403, 404 (no such game or seat), 409 (finished
     or aborted game, or a computer's seat), 400 (no reason).
     """
-    _require(acting_user, MODERATE_GAME)
-    reason = _clean_reason(reason)
+    reason = _opening(acting_user, MODERATE_GAME, reason)
     game = Game.objects.filter(pk=game_id).first()
-    if game is not None and game.status in IN_PLAY:
+    if game is not None and game.is_live:
         hand_seat_to_computer(acting_user, game_id, position, reason, AuditEntry.Action.REMOVE_PLAYER)
         return
     with transaction.atomic():
@@ -153,15 +173,11 @@ def remove_player(acting_user, game_id: int, position: int, reason: str) -> None
 def abort_game(acting_user, game_id: int, reason: str) -> Game:
     """Stop game ``game_id`` (waiting or in play) for good: status ``aborted``, no result.
 
-    Needs ``games.moderate_game``. Raises Refusal 403, 404, 409 (already finished, aborted or
+    Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (already finished, aborted or
     voided), 400 (no reason).
     """
-    _require(acting_user, MODERATE_GAME)
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        game = services.lock_game(game_id)
-        if game.status not in (Game.Status.OPEN, *IN_PLAY):
-            raise Refusal(409, "not_in_play", "Only a game waiting for players or in play can be aborted.")
+    with _game_action(acting_user, game_id, reason, lambda game: not game.is_over,
+                      ("not_in_play", "Only a game waiting for players or in play can be aborted.")) as (game, reason):
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
         _audit(acting_user, AuditEntry.Action.ABORT_GAME, reason, game=game)
@@ -171,19 +187,15 @@ def abort_game(acting_user, game_id: int, reason: str) -> Game:
 
 def void_game(acting_user, game_id: int, reason: str) -> Game:
     """Declare finished game ``game_id`` void: status ``voided``; its standings stay on record but
-    count for nothing: ``records.services.void_game_record`` takes it out of the match histories
-    and profile statistics and rebuilds the ratings as if it had never been rated.
+    count for nothing: the records, told through ``hooks.game_voided``, take it out of the match histories
+    and profile statistics and rebuild the ratings as if it had never been rated.
 
-    Needs ``games.moderate_game``. Raises Refusal 403, 404, 409 (not finished), 400 (no reason).
+    Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (not finished), 400 (no reason).
     """
-    _require(acting_user, MODERATE_GAME)
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        game = services.lock_game(game_id)
-        if game.status != Game.Status.FINISHED:
-            raise Refusal(409, "not_finished", "Only a finished game can be voided; abort a game in play.")
+    with _game_action(acting_user, game_id, reason, lambda game: game.status == Game.Status.FINISHED,
+                      ("not_finished", "Only a finished game can be voided; abort a game in play.")) as (game, reason):
         game.status = Game.Status.VOIDED
-        void_game_record(game)
+        hooks.game_voided.send(sender=Game, game=game)
         _audit(acting_user, AuditEntry.Action.VOID_GAME, reason, game=game)
         services.record_change(game)
     return game
@@ -193,14 +205,10 @@ def resend_turn_notification(acting_user, game_id: int, reason: str) -> None:
     """Send game ``game_id``'s "changed, version N" event again at its current version, so a page
     that missed it re-fetches its board; nothing in the game changes (no version bump).
 
-    Needs ``games.moderate_game``. Raises Refusal 403, 404, 409 (not in play), 400 (no reason).
+    Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (not in play), 400 (no reason).
     """
-    _require(acting_user, MODERATE_GAME)
-    reason = _clean_reason(reason)
-    with transaction.atomic():
-        game = services.lock_game(game_id)
-        if game.status != Game.Status.ACTIVE:
-            raise Refusal(409, "not_in_play", "This game is not in play.")
+    with _game_action(acting_user, game_id, reason, lambda game: game.status == Game.Status.ACTIVE,
+                      ("not_in_play", "This game is not in play.")) as (game, reason):
         _audit(acting_user, AuditEntry.Action.RESEND_TURN, reason, game=game, version=game.version)
         transaction.on_commit(lambda: notify.game_changed(game.pk, game.version))
 
@@ -226,10 +234,9 @@ def inspect_hidden_state(acting_user, game_id: int, reason: str) -> HiddenState:
     """Show every hand and the stock order of game ``game_id``'s current deal, and write an audit
     row saying who looked, when and why (the row is committed before anything is shown).
 
-    Needs ``games.inspect_hidden_state``. Raises Refusal 403, 404, 409 (not dealt yet), 400 (no reason).
+    Needs ``moderation.inspect_hidden_state``. Raises Refusal 403, 404, 409 (not dealt yet), 400 (no reason).
     """
-    _require(acting_user, INSPECT_HIDDEN_STATE)
-    reason = _clean_reason(reason)
+    reason = _opening(acting_user, INSPECT_HIDDEN_STATE, reason)
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise Refusal(404, "no_such_game", "There is no such game.")
@@ -251,14 +258,11 @@ def suspend_user(acting_user, user_id: int, reason: str):
     (``hand_seat_to_computer``), their seats at waiting tables are freed and the waiting tables
     they opened are aborted. Returns the ``Suspension``.
 
-    Needs ``accounts.suspend_user``. Raises Refusal 403 (not allowed, or the target is the acting
+    Needs ``moderation.suspend_user``. Raises Refusal 403 (not allowed, or the target is the acting
     user, a superuser, or staff when the acting user is not a superuser), 404, 409 (already
     suspended), 400 (no reason).
     """
-    from accounts.models import Suspension
-
-    _require(acting_user, SUSPEND_USER)
-    reason = _clean_reason(reason)
+    reason = _opening(acting_user, SUSPEND_USER, reason)
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
         if user is None:
@@ -271,7 +275,7 @@ def suspend_user(acting_user, user_id: int, reason: str):
         user.save(update_fields=["is_active"])
         suspension = Suspension.objects.create(user=user, reason=reason, suspended_by=acting_user)
         _audit(acting_user, AuditEntry.Action.SUSPEND_USER, reason, target_user=user)
-        for seat in Seat.objects.filter(user=user, game__status__in=IN_PLAY):
+        for seat in Seat.objects.filter(user=user, game__status__in=Game.LIVE):
             hand_seat_to_computer(acting_user, seat.game_id, seat.position, reason, AuditEntry.Action.SUSPEND_USER)
         for seat in Seat.objects.filter(user=user, game__status=Game.Status.OPEN).select_related("game"):
             _leave_waiting_table(acting_user, seat, reason)
@@ -293,12 +297,9 @@ def unsuspend_user(acting_user, user_id: int, reason: str):
     records who lifted it, when and why, and an audit row is written. Seats handed to computers
     stay with them. Returns the lifted ``Suspension``.
 
-    Needs ``accounts.suspend_user``. Raises Refusal 403, 404, 409 (not suspended), 400 (no reason).
+    Needs ``moderation.suspend_user``. Raises Refusal 403, 404, 409 (not suspended), 400 (no reason).
     """
-    from accounts.models import Suspension
-
-    _require(acting_user, SUSPEND_USER)
-    reason = _clean_reason(reason)
+    reason = _opening(acting_user, SUSPEND_USER, reason)
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
         if user is None:
@@ -342,8 +343,7 @@ def file_report(user, game_id: int, reason: str, reported_user_id: int | None = 
 
 
 def _close_report(acting_user, report_id: int, reason: str, status: str, action: str) -> Report:
-    _require(acting_user, HANDLE_REPORTS)
-    reason = _clean_reason(reason)
+    reason = _opening(acting_user, HANDLE_REPORTS, reason)
     with transaction.atomic():
         report = Report.objects.select_for_update().filter(pk=report_id).first()
         if report is None:
@@ -359,7 +359,7 @@ def _close_report(acting_user, report_id: int, reason: str, status: str, action:
 def resolve_report(acting_user, report_id: int, reason: str) -> Report:
     """Close open report ``report_id`` as resolved (acted on), with the moderator's ``reason``.
 
-    Needs ``games.change_report``. Raises Refusal 403, 404, 409 (already handled), 400 (no reason).
+    Needs ``moderation.change_report``. Raises Refusal 403, 404, 409 (already handled), 400 (no reason).
     """
     return _close_report(acting_user, report_id, reason, Report.Status.RESOLVED, AuditEntry.Action.RESOLVE_REPORT)
 
@@ -367,6 +367,6 @@ def resolve_report(acting_user, report_id: int, reason: str) -> Report:
 def dismiss_report(acting_user, report_id: int, reason: str) -> Report:
     """Close open report ``report_id`` as dismissed (nothing to act on), with the moderator's ``reason``.
 
-    Needs ``games.change_report``. Raises Refusal 403, 404, 409 (already handled), 400 (no reason).
+    Needs ``moderation.change_report``. Raises Refusal 403, 404, 409 (already handled), 400 (no reason).
     """
     return _close_report(acting_user, report_id, reason, Report.Status.DISMISSED, AuditEntry.Action.DISMISS_REPORT)

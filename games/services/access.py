@@ -1,0 +1,123 @@
+"""Finding, authorizing and locking games, and a viewer's board: ``access_*`` reads (the board
+from one snapshot) and ``lock_game`` for the writers."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+
+from accounts.preferences import away_now
+
+from .. import store
+from ..engine.state import GameState, PlayerView
+from ..errors import Refusal
+from ..models import Deal, Game, Move, Seat
+
+RECENT_MOVES = 8
+"""How many of the latest moves a board shows."""
+
+
+@dataclass
+class Board:
+    """Everything a page needs to show one game to one viewer (built from ``player_view`` only).
+
+    Attributes:
+        game, seats: rows; ``seat`` is the viewer's seat or None for a spectator.
+        view: the engine PlayerView for that seat, or None before the first deal.
+        last_moves: the latest moves, newest first. results: each finished hand's result JSON.
+        deal: the current Deal row (its shuffle ``commitment`` is public; its seed is not shown).
+    """
+
+    game: Game
+    seats: list[Seat]
+    seat: Seat | None
+    view: PlayerView | None
+    last_moves: list[Move]
+    results: list[dict]
+    deal: Deal | None = None
+
+
+def seat_of(user, seats: list[Seat]) -> Seat | None:
+    """``user``'s seat among ``seats``, or None (a spectator, or not signed in)."""
+    return next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+
+
+def lock_game(game_id: int) -> Game:
+    """The row of ``game_id``, locked for update (inside a transaction). Raises Refusal 404."""
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Refusal(404, "no_such_game", "There is no such game.") from None
+
+
+def can_watch(user, game: Game, seats: list[Seat]) -> bool:
+    """True when ``user`` may see ``game``: a seated player, or anyone signed in for a public table."""
+    return seat_of(user, seats) is not None or (user.is_authenticated and not game.is_private)
+
+
+@contextmanager
+def _one_snapshot():
+    """Run the reads inside in one transaction that sees one committed state of the database, so
+    rows read by separate queries belong together while the worker or another request commits a
+    move: REPEATABLE READ on PostgreSQL (a read only snapshot, no lock); SQLite's transaction holds
+    its database lock. Inside a caller's transaction the caller's isolation applies."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
+def seats_with_game(game_id: int, *, lock: bool) -> tuple[Game, list[Seat]]:
+    """``game_id``'s row and its seats by position (with users), in one query: the seats joined
+    with their game. With ``lock``, the game row is locked for update (``FOR UPDATE OF`` the game
+    alone) and each seat carries what the turn clock and the badges need (``away``,
+    ``waiting_elsewhere``). A table without seats costs one more query.
+
+    After waiting for the lock, PostgreSQL returns the game row as the lock holder left it but the
+    seats as they were when the query began; every change of seats bumps the version, so such
+    seats only ever come with a version the caller's check refuses (``_refuse_stale``).
+
+    Raises Refusal 404 (no such game).
+    """
+    query = Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("position")
+    if lock:
+        query = query.select_for_update(of=("game",)).annotate(away=away_now()).with_waiting_elsewhere()
+    seats = list(query)
+    if not seats:
+        game = lock_game(game_id) if lock else Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise Refusal(404, "no_such_game", "There is no such game.")
+        return game, seats
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game
+    return game, seats
+
+
+def access_board(user, game_id: int) -> Board:
+    """Load the board of ``game_id`` as ``user`` may see it, every row from one snapshot (read only,
+    no lock): four queries (seats with their game, deals, cards with melds, latest moves).
+
+    Raises Refusal 404 (no such game) or 403 (a private game the user has no seat at).
+    """
+    with _one_snapshot():
+        game, seats = seats_with_game(game_id, lock=False)
+        seat = seat_of(user, seats)
+        if not can_watch(user, game, seats):
+            raise Refusal(403, "not_seated", "This is a private table; join it with its invite link.")
+        rows = store.load_rows(game, seats)
+        state = store.load_state(rows) if rows.deal is not None else None
+        return board_of(rows, state, seat)
+
+
+def board_of(rows: store.LoadedGame, state: GameState | None, seat: Seat | None) -> Board:
+    """The Board of ``rows`` for ``seat``'s viewer, from ``state`` (None before the first deal);
+    reads the latest moves (one query)."""
+    view = state.player_view(seat.position if seat else None) if state is not None else None
+    moves = list(rows.game.moves.order_by("-ply")[:RECENT_MOVES])
+    return Board(rows.game, rows.seats, seat, view, moves, rows.results, rows.deal)

@@ -1,0 +1,159 @@
+"""The only writer of tables and seats before play: opening, joining, computer players, leaving,
+closing and starting (the first deal)."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import store
+from ..engine.errors import IllegalAction
+from ..engine.state import GameState
+from ..engine.variants import VARIANTS, make_variant
+from ..errors import Refusal
+from ..models import DAY, TIME_PER_MOVE_CHOICES, Game, Seat
+from .access import lock_game
+from .changes import record_change
+
+
+def create_table(user, *, variant: str, players: int, is_private: bool, options: dict | None = None,
+                 creator_plays: bool = True, seed: str | None = None, time_per_move: int = DAY,
+                 absence_stops_clock: bool = True) -> Game:
+    """Open a new table, with ``user`` in seat 0 unless ``creator_plays`` is False (computer-only
+    tables for ``simulate``). ``seed`` fixes the game seed for reproducible runs.
+    ``time_per_move`` (seconds, one of ``TIME_PER_MOVE_CHOICES``) is each turn's clock, and
+    ``absence_stops_clock`` whether declared absences stop it (``games.turn_clock``).
+
+    Raises Refusal 400 for an unknown variant or option, or a player count outside 2-4 (S2).
+    """
+    if variant not in VARIANTS:
+        raise Refusal(400, "bad_variant", "Choose a game to play.")
+    try:
+        rules = make_variant(variant, options)
+    except IllegalAction as error:
+        raise Refusal(400, error.code, error.message) from None
+    if not rules.min_players <= players <= rules.max_players:
+        raise Refusal(400, "bad_players", f"{rules.title} is for {rules.min_players}-{rules.max_players} players.", "S2")
+    if time_per_move not in dict(TIME_PER_MOVE_CHOICES):
+        raise Refusal(400, "bad_time_per_move", "Choose one of the offered times per move.")
+    with transaction.atomic():
+        game = Game.objects.create(variant=variant, options=rules.options(), players=players,
+                                   is_private=is_private, created_by=user, time_per_move=time_per_move,
+                                   absence_stops_clock=absence_stops_clock, **({"seed": seed} if seed else {}))
+        if creator_plays:
+            Seat.objects.create(game=game, position=0, user=user)
+    return game
+
+
+def _free_position(game: Game) -> int:
+    taken = set(game.seats.values_list("position", flat=True))
+    free = [p for p in range(game.players) if p not in taken]
+    if not free:
+        raise Refusal(409, "table_full", "Every seat at this table is taken.")
+    return free[0]
+
+
+def _require_open(game: Game) -> None:
+    if game.status == Game.Status.ABORTED:
+        raise Refusal(409, "table_closed", "This table was closed before it started.")
+    if game.status != Game.Status.OPEN:
+        raise Refusal(409, "already_started", "This game has already started.")
+
+
+def join_table(user, game_id: int, invite_code: str = "") -> Seat:
+    """Seat ``user`` at an open table. A private table needs its ``invite_code``.
+
+    Raises Refusal 403 (private table, wrong code), 409 (started, full, already seated).
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.is_private and invite_code != game.invite_code:
+            raise Refusal(403, "invite_only", "This is a private table; join it with its invite link.")
+        _require_open(game)
+        if game.seats.filter(user=user).exists():
+            raise Refusal(409, "already_seated", "You already have a seat at this table.")
+        seat = Seat.objects.create(game=game, position=_free_position(game), user=user)
+        record_change(game)
+    return seat
+
+
+def _access_own_table(user, game_id: int) -> Game:
+    game = lock_game(game_id)
+    if game.created_by_id != user.pk:
+        raise Refusal(403, "not_creator", "Only the player who opened the table can do that.")
+    _require_open(game)
+    return game
+
+
+def add_computer_player(user, game_id: int, level: str = Seat.BotLevel.NORMAL) -> Seat:
+    """Give the first empty seat of ``user``'s open table to a computer player of ``level``
+    (``Seat.BotLevel``: easy, normal, strong or expert).
+
+    Raises Refusal 400 (unknown level), 403 (not the table's creator) or 409 (started or full).
+    """
+    if level not in Seat.BotLevel.values:
+        raise Refusal(400, "bad_level", "Choose a computer level: easy, normal, strong or expert.")
+    with transaction.atomic():
+        game = _access_own_table(user, game_id)
+        seat = Seat.objects.create(game=game, position=_free_position(game), bot_level=level)
+        record_change(game)
+    return seat
+
+
+def remove_seat(user, game_id: int, position: int) -> bool:
+    """Free a seat of an open table: the creator may remove a computer player or another player,
+    and any player may leave (the creator cannot leave their own table).
+
+    Returns True when ``user`` left their own seat. Raises Refusal 403 (neither the creator nor
+    seated: refused before anything about the table's state is told), 404 (no such seat) or 409
+    (the game has started, or the table was closed).
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.created_by_id != user.pk and not game.seats.filter(user=user).exists():
+            raise Refusal(403, "not_allowed", "You cannot free that seat.")
+        _require_open(game)
+        seat = game.seats.filter(position=position).first()
+        if seat is None:
+            raise Refusal(404, "no_such_seat", "That seat is empty.")
+        leaving_self = seat.user_id == user.pk
+        if seat.user_id == game.created_by_id or not (leaving_self or game.created_by_id == user.pk):
+            raise Refusal(403, "not_allowed", "You cannot free that seat.")
+        seat.delete()
+        record_change(game)
+    return leaving_self
+
+
+def close_table(user, game_id: int) -> Game:
+    """The creator closes their open table before it starts: status ``aborted``; the table leaves
+    the lobby and every seated player's list.
+
+    Raises Refusal 403 (not the creator), 404 or 409 (the game has started).
+    """
+    with transaction.atomic():
+        game = _access_own_table(user, game_id)
+        _require_open(game)
+        game.status, game.finished_at = Game.Status.ABORTED, timezone.now()
+        record_change(game)
+    return game
+
+
+def start_game(user, game_id: int) -> Game:
+    """Deal the first hand of ``user``'s full table (computer players then move through the
+    worker's ``computer_turn``).
+
+    Raises Refusal 403 (not the creator) or 409 (started, or seats still empty).
+    """
+    with transaction.atomic():
+        game = _access_own_table(user, game_id)
+        rows = store.load_rows(game)
+        if len(rows.seats) != game.players:
+            raise Refusal(409, "seats_empty", "Fill every seat before you start.")
+        state = GameState.new(make_variant(game.variant, game.options), game.players, game.seed)
+        store.create_deal(rows, state.deal)
+        if any(state.totals):
+            # A variant whose seats start above zero: Frustration's contract 1 (R3).
+            store.save_totals(rows, state)
+        game.status = Game.Status.ACTIVE
+        game.started_at = timezone.now()
+        record_change(game)
+    return game
