@@ -43,7 +43,7 @@ def local_zone(prefs: PlayPreferences) -> dt.tzinfo:
     try:
         return zoneinfo.ZoneInfo(prefs.time_zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return dt.timezone.utc
+        return dt.UTC
 
 
 def in_quiet_hours(prefs: PlayPreferences, now: dt.datetime) -> bool:
@@ -66,7 +66,7 @@ def next_sending_time(prefs: PlayPreferences, now: dt.datetime) -> dt.datetime:
     end = dt.datetime.combine(local.date(), prefs.quiet_end, tzinfo=zone)
     if end <= local:
         end += dt.timedelta(days=1)
-    return end.astimezone(dt.timezone.utc)
+    return end.astimezone(dt.UTC)
 
 
 def next_digest_time(prefs: PlayPreferences, now: dt.datetime) -> tuple[dt.date, dt.datetime]:
@@ -79,7 +79,7 @@ def next_digest_time(prefs: PlayPreferences, now: dt.datetime) -> tuple[dt.date,
     if moment < local:
         day += dt.timedelta(days=1)
         moment = dt.datetime.combine(day, dt.time(prefs.digest_hour), tzinfo=zone)
-    return day, moment.astimezone(dt.timezone.utc)
+    return day, moment.astimezone(dt.UTC)
 
 
 def absences_of(user_ids, since: dt.datetime) -> dict[int, list[tuple[dt.datetime, dt.datetime]]]:

@@ -7,7 +7,6 @@ on logout and suspension (``games.socket_lifetime``).
 """
 from __future__ import annotations
 
-
 from channels.db import database_sync_to_async
 from django.utils import timezone
 

@@ -7,7 +7,7 @@ engine lists, and the server still decides every move.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .engine.actions import LayContract, LayMeld, LayOff, PlayAction
 from .engine.cards import Card

@@ -7,8 +7,8 @@ from django.http import QueryDict
 from .engine.cards import DRAW5
 from .engine.variants import VARIANTS
 from .engine.variants.base import TableOption
-from .models import DAY, TIME_PER_MOVE_CHOICES, Seat
 from .errors import Refusal
+from .models import DAY, TIME_PER_MOVE_CHOICES, Seat
 
 MELD_NUMBER_DIGITS = 4
 MOVE_TYPES = ("draw_stock", "take_discard", "lay_meld", "lay_off", "discard", "lay_contract")

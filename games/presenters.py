@@ -11,8 +11,23 @@ from notices.services import deadline_in_words as time_left
 
 from .direct_play import arranged, legal_readings, play_targets
 from .engine.actions import ChooseTarget, Discard, LayContract, LayMeld, LayOff, PlayAction, SwapWild
-from .engine.cards import (ACTION_NAMES, COLOUR_NAMES, COLOURS, DISCARD1, DRAW5, COLOUR_WILD, NUMBERS, RANKS, SKIP,
-                          SUIT_NAMES, SUITS, Card, parse_card, sort_by_rank, sort_by_suit)
+from .engine.cards import (
+    ACTION_NAMES,
+    COLOUR_NAMES,
+    COLOUR_WILD,
+    COLOURS,
+    DISCARD1,
+    DRAW5,
+    NUMBERS,
+    RANKS,
+    SKIP,
+    SUIT_NAMES,
+    SUITS,
+    Card,
+    parse_card,
+    sort_by_rank,
+    sort_by_suit,
+)
 from .engine.contracts import CONTRACTS, contract_text, group_label
 from .engine.melds import MeldRules, declaration, meld_readings, show, show_code, show_wild
 from .engine.state import Phase, PlayerView, TableMeld
@@ -20,7 +35,6 @@ from .forms import ComputerPlayerForm
 from .models import Game, Move
 from .services import Board
 from .turn_clock import WARNING_SHARE
-
 
 RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 """Court cards and the ace in words; number ranks are read as written ("7 of clubs")."""

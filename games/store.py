@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
-from .engine.cards import parse_card
 from .engine.cards import Card as EngineCard
+from .engine.cards import parse_card
 from .engine.commitment import deal_commitment
 from .engine.melds import MeldShape
 from .engine.state import DealState, GameState, HandResult, Phase, TableMeld

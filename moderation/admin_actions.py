@@ -5,7 +5,7 @@ A refused row (``errors.Refusal``) is reported as an error message and the other
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from django import forms
 from django.contrib import admin, messages

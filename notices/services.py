@@ -24,7 +24,6 @@ from django_tasks import task
 
 from accounts.models import PlayPreferences
 from accounts.preferences import local_zone, next_digest_time, next_sending_time, preferences_for
-
 from games import notify
 from games.models import Game, Seat
 from games.turn_clock import WARNING_SHARE, clock_end, share_gone

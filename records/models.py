@@ -15,7 +15,6 @@ from django.db import models
 from games.models import variant_choices
 
 
-
 class PlayerResult(models.Model):
     """How one person finished one game.
 

@@ -12,9 +12,9 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from games import services
+from games.errors import Refusal
 from games.models import Game
 from games.presenters import board_context
-from games.errors import Refusal
 
 from .chart import score_chart
 from .export import ExportRefused, export_game

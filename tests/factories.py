@@ -16,9 +16,9 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from html import escape
-from typing import Iterable, Sequence
 
 from django.contrib.auth import get_user_model
 from django.db import transaction

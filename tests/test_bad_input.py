@@ -9,11 +9,11 @@ from django.contrib.admin import helpers
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from moderation.models import Suspension
 from games.models import Seat
+from moderation.models import Suspension
 from rummy_site.asgi import application
-from tests.games.conftest import close_thread_connections  # noqa: F401 (fixture)
 from tests.factories import login, make_started_game, make_table, make_user, snapshot
+from tests.games.conftest import close_thread_connections  # noqa: F401 (fixture)
 from tests.games.sockets import HOST, SILENCE, open_socket, session_cookie
 from tests.moderators import make_moderator
 

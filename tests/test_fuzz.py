@@ -27,8 +27,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import services
-from moderation import services as moderation
 from games.models import Game, Seat
+from moderation import services as moderation
 from rummy_site.asgi import application
 from tests.factories import login, make_started_game, make_table, make_user, play_moves
 from tests.games.conftest import close_thread_connections  # noqa: F401 (fixture)

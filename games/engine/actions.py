@@ -13,7 +13,7 @@ Discard 1 card is an ordinary ``discard``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from .errors import IllegalAction
 
@@ -153,7 +153,7 @@ class ChooseTarget:
         return {"type": self.type, "target": self.target}
 
 
-Action = Union[DrawStock, TakeDiscard, LayMeld, LayOff, SwapWild, Discard, LayContract, PlayAction, ChooseTarget]
+Action = DrawStock | TakeDiscard | LayMeld | LayOff | SwapWild | Discard | LayContract | PlayAction | ChooseTarget
 
 
 def _seat_number(value: object) -> bool:

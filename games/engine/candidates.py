@@ -5,8 +5,8 @@ this module only chooses which groups of cards are worth reading.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Sequence
 
 from .cards import Card
 from .melds import ACE_HIGH_RANK, RUN, SET, MeldRules, MeldShape, meld_readings

@@ -17,8 +17,8 @@ Each group found is then read by the shared validator (``melds.read_meld``) befo
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Sequence
 
 from .cards import Card
 from .melds import RUN, SET, MeldRules, MeldShape, declaration, meld_readings, read_meld
@@ -178,7 +178,7 @@ class _Search:
             elif wild_kind == "JK":
                 group += [jokers.pop() for _ in range(wilds)]
             found[index] = group
-        for (slots, wild_kind, wilds), index in zip(self.plan, self.order):
+        for (_slots, wild_kind, wilds), index in zip(self.plan, self.order):
             if wild_kind == "any":
                 found[index] += [(jokers or twos).pop() for _ in range(wilds)]
         return found

@@ -15,12 +15,23 @@ matter, or a surplus wild, W12). A wild on the table is written ``7D=9C``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import permutations
-from typing import Mapping, Sequence
 
-from .cards import (ACTION_NAMES, COLOUR_NAMES, COLOURS, COLOUR_WILD, NUMBERS, RANKS, SUIT_SYMBOLS, SUITS, Card, card_code,
-                    parse_card)
+from .cards import (
+    ACTION_NAMES,
+    COLOUR_NAMES,
+    COLOUR_WILD,
+    COLOURS,
+    NUMBERS,
+    RANKS,
+    SUIT_SYMBOLS,
+    SUITS,
+    Card,
+    card_code,
+    parse_card,
+)
 from .errors import IllegalAction
 
 SET = "set"

@@ -2,7 +2,7 @@
 from django import template
 from django.utils.html import format_html
 
-from games.engine.cards import COLOUR_NAMES, DISCARD1, DRAW5, COLOUR_WILD, RED_SUITS, SKIP, SUIT_SYMBOLS
+from games.engine.cards import COLOUR_NAMES, COLOUR_WILD, DISCARD1, DRAW5, RED_SUITS, SKIP, SUIT_SYMBOLS
 from games.engine.melds import show, show_code
 from games.presenters import card_name
 

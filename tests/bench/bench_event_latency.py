@@ -45,7 +45,7 @@ from games import store  # noqa: E402
 from games.engine.bots import chooser  # noqa: E402
 from games.models import Game, Move  # noqa: E402
 from tests.factories import make_started_game, make_user, move_fields, seats_of  # noqa: E402
-from tests.live_servers import server_url, session_of, start_daphne, post_form  # noqa: E402
+from tests.live_servers import post_form, server_url, session_of, start_daphne  # noqa: E402
 
 EVENT_TIMEOUT_SECONDS = 10
 

@@ -321,7 +321,7 @@ async def timed(tally: Tally, request, kind: list[float], expect: str = "") -> i
         async with request as response:
             body = await response.text()
             status = response.status
-    except (aiohttp.ClientError, asyncio.TimeoutError):
+    except (TimeoutError, aiohttp.ClientError):
         status, body = 0, ""
     kind.append(time.perf_counter() - started)
     if status == 200 and expect not in body:

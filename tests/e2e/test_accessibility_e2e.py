@@ -6,7 +6,6 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games.engine.variants import VARIANTS
-
 from tests.e2e.pages import ana, overflow_at_each_width, serious_violations  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, finished_game, make_table_scene, waiting_room
 

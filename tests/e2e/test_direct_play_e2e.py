@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import E2E_PASSWORD
-from tests.e2e.tables import UPDATE_TIMEOUT_MS, start_against_a_computer, shown_version, wait_for_newer_board
+from tests.e2e.tables import UPDATE_TIMEOUT_MS, shown_version, start_against_a_computer, wait_for_newer_board
 from tests.engine.builders import build, card, frustration
 from tests.factories import current_deal, hand_keys, put_position, seats_of
 

@@ -5,7 +5,7 @@ lay the contract down with the group selects (R10) and discard."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.tables import UPDATE_TIMEOUT_MS, start_against_a_computer, shown_version
+from tests.e2e.tables import UPDATE_TIMEOUT_MS, shown_version, start_against_a_computer
 from tests.engine.builders import frustration
 from tests.factories import current_deal, put_position
 

@@ -14,10 +14,10 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Seat
-from tests.engine.builders import build
-from tests.factories import make_user, put_position
 from tests.e2e.pages import DESKTOP, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene
+from tests.engine.builders import build
+from tests.factories import make_user, put_position
 
 pytestmark = [pytest.mark.e2e]
 

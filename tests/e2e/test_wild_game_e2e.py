@@ -5,7 +5,13 @@ and passes the turn."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.tables import UPDATE_TIMEOUT_MS, start_against_a_computer, select_cards, shown_version, wait_for_newer_board
+from tests.e2e.tables import (
+    UPDATE_TIMEOUT_MS,
+    select_cards,
+    shown_version,
+    start_against_a_computer,
+    wait_for_newer_board,
+)
 from tests.engine.builders import wild
 from tests.factories import current_deal, put_position
 

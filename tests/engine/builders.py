@@ -18,11 +18,10 @@ Nothing here needs Django.
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, is_dataclass
 from types import SimpleNamespace
-from typing import Iterable, Iterator
-
-import random
 
 import pytest
 from hypothesis import strategies as st

@@ -5,8 +5,16 @@ import json
 
 import pytest
 
-from games.engine.actions import (ChooseTarget, Discard, DrawStock, LayMeld, LayOff, PlayAction, TakeDiscard,
-                                  action_from_json)
+from games.engine.actions import (
+    ChooseTarget,
+    Discard,
+    DrawStock,
+    LayMeld,
+    LayOff,
+    PlayAction,
+    TakeDiscard,
+    action_from_json,
+)
 from games.engine.cards import Card, card_code, coloured_deck, parse_card, standard_deck
 from games.engine.errors import IllegalAction
 

@@ -4,13 +4,27 @@ built with ``builders.frayzy`` in the rule book's notation (``R7``, ``W``, ``W=R
 from __future__ import annotations
 
 import pytest
+from builders import (
+    DrawStock,
+    Phase,
+    TakeDiscard,
+    card,
+    deal_cards,
+    discard,
+    expect_illegal,
+    frayzy,
+    held,
+    lay_meld,
+    lay_off,
+    meld_notation,
+    play,
+    swap,
+)
 
-from builders import (DrawStock, Phase, TakeDiscard, card, deal_cards, discard, expect_illegal, frayzy, held,
-                      lay_meld, lay_off, meld_notation, play, swap)
 from games.engine.actions import ChooseTarget, Discard, LayMeld, PlayAction, SwapWild
+from games.engine.candidates import candidate_melds
 from games.engine.cards import coloured_deck
 from games.engine.errors import IllegalAction
-from games.engine.candidates import candidate_melds
 from games.engine.melds import read_meld
 from games.engine.state import GameState, HandResult
 from games.engine.variants import make_variant

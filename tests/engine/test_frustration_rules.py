@@ -4,9 +4,25 @@ notation (a second copy is ``7H~1``)."""
 from __future__ import annotations
 
 import pytest
+from builders import (
+    DrawStock,
+    FrustrationRummy,
+    Phase,
+    TakeDiscard,
+    card,
+    cards,
+    deal_cards,
+    discard,
+    expect_illegal,
+    frustration,
+    held,
+    lay_meld,
+    lay_off,
+    meld_notation,
+    play,
+    swap,
+)
 
-from builders import (DrawStock, FrustrationRummy, Phase, TakeDiscard, card, cards, deal_cards, discard,
-                      expect_illegal, frustration, held, lay_meld, lay_off, meld_notation, play, swap)
 from games.engine.actions import LayContract, LayMeld, LayOff, action_from_json
 from games.engine.cards import standard_deck
 from games.engine.contracts import CONTRACTS, contract_text, find_contract, group_label

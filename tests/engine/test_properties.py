@@ -46,16 +46,25 @@ from itertools import combinations, product
 if __name__ == "__main__":
     sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))]
 
+import builders  # noqa: E402
 import pytest  # noqa: E402
+from builders import assert_cards_conserved, assert_json_log_replays, bot_seed_st, game_seed_st, players_st, snapshot  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import Phase as Stage  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-import builders  # noqa: E402
-from builders import (assert_cards_conserved, assert_json_log_replays, bot_seed_st, game_seed_st,  # noqa: E402
-                      players_st, snapshot)
-from games.engine.actions import (Action, ChooseTarget, Discard, DrawStock, LayContract, LayMeld, LayOff,  # noqa: E402
-                                  PlayAction, SwapWild, TakeDiscard)
+from games.engine.actions import (  # noqa: E402
+    Action,
+    ChooseTarget,
+    Discard,
+    DrawStock,
+    LayContract,
+    LayMeld,
+    LayOff,
+    PlayAction,
+    SwapWild,
+    TakeDiscard,
+)
 from games.engine.cards import COLOURS, SUITS, Card, card_code, standard_deck  # noqa: E402
 from games.engine.contracts import CONTRACTS, find_contract  # noqa: E402
 from games.engine.errors import IllegalAction  # noqa: E402

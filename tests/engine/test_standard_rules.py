@@ -9,11 +9,25 @@ written bottom to top, and ``expect_illegal`` also checks that a refused action 
 from __future__ import annotations
 
 import pytest
-
 from builders import (
-    DrawStock, Phase, TakeDiscard, build, card, cards, deal_cards, discard, expect_illegal, held, lay_meld,
-    lay_off, meld_keys, play, snapshot, sorted_keys,
+    DrawStock,
+    Phase,
+    TakeDiscard,
+    build,
+    card,
+    cards,
+    deal_cards,
+    discard,
+    expect_illegal,
+    held,
+    lay_meld,
+    lay_off,
+    meld_keys,
+    play,
+    snapshot,
+    sorted_keys,
 )
+
 from games.engine.actions import Discard, LayMeld, LayOff, PlayAction, action_from_json
 from games.engine.cards import RANKS, SUITS, shuffled, standard_deck
 from games.engine.errors import IllegalAction

@@ -3,9 +3,25 @@ named after the rule. Positions are built with ``builders.wild`` in the rule boo
 from __future__ import annotations
 
 import pytest
+from builders import (
+    DrawStock,
+    Phase,
+    TakeDiscard,
+    WildRummy,
+    card,
+    cards,
+    deal_cards,
+    discard,
+    expect_illegal,
+    held,
+    lay_meld,
+    lay_off,
+    meld_notation,
+    play,
+    swap,
+    wild,
+)
 
-from builders import (DrawStock, Phase, TakeDiscard, WildRummy, card, cards, deal_cards, discard, expect_illegal,
-                      held, lay_meld, lay_off, meld_notation, play, swap, wild)
 from games.engine.actions import Discard, LayMeld, LayOff, SwapWild, action_from_json
 from games.engine.cards import standard_deck
 from games.engine.errors import IllegalAction

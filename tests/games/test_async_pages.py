@@ -14,7 +14,7 @@ from tests.factories import login, make_started_game, make_user, seat_to_move, s
 
 pytestmark = pytest.mark.django_db
 
-START = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.timezone.utc)
+START = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)
 
 
 @pytest.mark.parametrize("seconds", [120, HOUR, 12 * HOUR, DAY, 3 * DAY, 7 * DAY, 14 * DAY])

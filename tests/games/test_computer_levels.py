@@ -10,9 +10,9 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from games import services
-from games.services import moves
 from games.engine.bots.memory import Memory
 from games.models import Game, Move, Seat
+from games.services import moves
 from tests.factories import computer_game, load_state, login, make_started_game, make_table, make_user, seats_of
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ import pytest
 from django.db import DatabaseError, connection, connections, transaction
 
 from games import services
-from games.services import moves
 from games.models import Game, Move
+from games.services import moves
 from tests.factories import computer_game
 
 pytestmark = pytest.mark.django_db

@@ -13,10 +13,19 @@ from django.db import connection, connections
 from django.test import Client
 
 from games import services, store
-from games.models import Move
 from games.errors import Refusal
-from tests.factories import (login, make_started_game, make_table, make_user, move_fields, move_url, seat_to_move,
-                             seats_of, snapshot)
+from games.models import Move
+from tests.factories import (
+    login,
+    make_started_game,
+    make_table,
+    make_user,
+    move_fields,
+    move_url,
+    seat_to_move,
+    seats_of,
+    snapshot,
+)
 
 pytestmark = [
     pytest.mark.postgres,

@@ -16,8 +16,7 @@ from games.engine.variants.frustration import MELD_RULES as FRUSTRATION_RULES
 from games.models import Meld, Seat
 from games.presenters import contract_reading_choices
 from tests.engine.builders import build, cards, frayzy, frustration, wild
-from tests.factories import (current_deal, login, make_started_game, post_move, put_position, seat_to_move,
-                             seats_of)
+from tests.factories import current_deal, login, make_started_game, post_move, put_position, seat_to_move, seats_of
 
 
 def view_of(state, seat: int = 0):

@@ -9,8 +9,18 @@ from django.urls import reverse
 from games.models import Deal, Game, Seat
 from games.presenters import describe_event
 from tests.engine.builders import frayzy
-from tests.factories import (assert_move_refused, load_state, login, make_started_game, make_user, post_move,
-                             put_position, seat_to_move, seats_of, snapshot)
+from tests.factories import (
+    assert_move_refused,
+    load_state,
+    login,
+    make_started_game,
+    make_user,
+    post_move,
+    put_position,
+    seat_to_move,
+    seats_of,
+    snapshot,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,19 @@ from django.urls import reverse
 
 from games.models import Deal, Game, Meld, Seat
 from tests.engine.builders import frustration
-from tests.factories import (assert_move_refused, current_deal, load_state, login, make_started_game, make_user, post_move, put_position,
-                             seat_to_move, seats_of, snapshot)
+from tests.factories import (
+    assert_move_refused,
+    current_deal,
+    load_state,
+    login,
+    make_started_game,
+    make_user,
+    post_move,
+    put_position,
+    seat_to_move,
+    seats_of,
+    snapshot,
+)
 
 pytestmark = pytest.mark.django_db
 

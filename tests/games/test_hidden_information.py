@@ -33,10 +33,18 @@ from django.urls import reverse
 from games.engine.bots import chooser
 from games.engine.cards import COLOUR_NAMES, SUIT_NAMES, SUIT_SYMBOLS
 from games.models import Card, Deal, Game, Move
-from tests.factories import (current_deal, data_version, load_state, login, make_started_game, make_user,
-                             play_moves, post_move, seats_of)
+from tests.factories import (
+    current_deal,
+    data_version,
+    load_state,
+    login,
+    make_started_game,
+    make_user,
+    play_moves,
+    post_move,
+    seats_of,
+)
 from tests.games.sockets import SILENCE, open_socket, session_cookie
-
 
 
 def async_db_test(test):

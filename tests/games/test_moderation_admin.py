@@ -6,10 +6,9 @@ from django.contrib.admin import helpers
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from moderation.models import Suspension
-from moderation import services as moderation
 from games.models import Deal, Game, Move, Seat
-from moderation.models import AuditEntry, Report
+from moderation import services as moderation
+from moderation.models import AuditEntry, Report, Suspension
 from tests.factories import hand_keys, login, make_started_game, make_user, play_moves, seats_of, snapshot
 from tests.moderators import make_moderator
 

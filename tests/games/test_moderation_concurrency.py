@@ -5,8 +5,8 @@ import pytest
 from django.db import connection
 
 from games import services
-from moderation import services as moderation
 from games.models import Move, Seat
+from moderation import services as moderation
 from moderation.models import AuditEntry
 from tests.factories import make_started_game, seat_to_move
 from tests.games.test_concurrency import label, race_calls

@@ -4,8 +4,8 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from moderation import services as moderation
 from games.models import Seat
+from moderation import services as moderation
 from moderation.models import AuditEntry, Report
 from tests.factories import hand_keys, login, make_started_game, make_user, seat_to_move, seats_of, snapshot
 from tests.moderators import make_moderator

@@ -3,15 +3,22 @@ written) for an ordinary player, writes one audit row, and the one seat-to-compu
 the seat's cards and lets the computer play on."""
 import pytest
 
-from moderation.models import Suspension
 from games import services
-from moderation import services as moderation
-from games.models import Game, Move, Seat
-from moderation.models import AuditEntry, Report
 from games.errors import Refusal
+from games.models import Game, Move, Seat
+from moderation import services as moderation
+from moderation.models import AuditEntry, Report, Suspension
 from records.models import PlayerResult, Rating, RatingChange
 from tests.factories import (
-    hand_keys, load_state, make_started_game, make_table, make_user, play_moves, run_due_jobs, seat_to_move, seats_of,
+    hand_keys,
+    load_state,
+    make_started_game,
+    make_table,
+    make_user,
+    play_moves,
+    run_due_jobs,
+    seat_to_move,
+    seats_of,
     snapshot,
 )
 from tests.moderators import make_moderator, moderators_group

@@ -11,16 +11,31 @@ from itertools import combinations
 import pytest
 from django.test import Client
 
+from games import services
 from games.engine.cards import parse_card
 from games.engine.errors import IllegalAction
 from games.engine.melds import read_meld
 from games.engine.variants.standard import StandardRummy
-from games import services
 from games.models import Card, Game, Move
 from tests.engine.builders import frayzy
-from tests.factories import (current_deal, data_version, hand_keys, load_state, login, make_started_game,
-                             make_user, move_fields, move_url, play_moves, post_move, put_position, seat_to_move,
-                             seats_of, snapshot, stock_keys)
+from tests.factories import (
+    current_deal,
+    data_version,
+    hand_keys,
+    load_state,
+    login,
+    make_started_game,
+    make_user,
+    move_fields,
+    move_url,
+    play_moves,
+    post_move,
+    put_position,
+    seat_to_move,
+    seats_of,
+    snapshot,
+    stock_keys,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from tests.factories import login, make_started_game, make_user, play_moves, run
 
 pytestmark = pytest.mark.django_db
 
-START = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.timezone.utc)
+START = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)
 GRACE = dt.timedelta(seconds=120)
 SECOND = dt.timedelta(seconds=1)
 

@@ -15,8 +15,16 @@ from django.urls import reverse
 
 from games.models import Meld
 from tests.bench.moves import TRANSACTION_CONTROL, lean_choice
-from tests.factories import (current_deal, data_version, load_state, login, make_started_game, play_moves, post_move,
-                             seat_to_move)
+from tests.factories import (
+    current_deal,
+    data_version,
+    load_state,
+    login,
+    make_started_game,
+    play_moves,
+    post_move,
+    seat_to_move,
+)
 
 pytestmark = pytest.mark.django_db
 

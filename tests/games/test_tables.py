@@ -8,10 +8,23 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import Card, Game, Move, Seat
 from games.errors import Refusal
-from tests.factories import (current_deal, hand_keys, login, make_started_game, make_table, make_user, moves_by,
-                             play_moves, post_move, run_due_jobs, seat_to_move, seats_of, snapshot)
+from games.models import Card, Game, Move, Seat
+from tests.factories import (
+    current_deal,
+    hand_keys,
+    login,
+    make_started_game,
+    make_table,
+    make_user,
+    moves_by,
+    play_moves,
+    post_move,
+    run_due_jobs,
+    seat_to_move,
+    seats_of,
+    snapshot,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -381,7 +394,7 @@ def test_computers_move_until_a_person_is_to_move():
     assert opening and all(m.actor == Move.Actor.COMPUTER for m in opening)
     assert {m.seat.position for m in opening} == set(range(current_deal(game).dealer + 1, 4))
 
-    for turn in range(3):
+    for _ in range(3):
         game.refresh_from_db()
         plies_before = game.version
         mover = seat_to_move(game)

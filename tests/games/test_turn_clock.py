@@ -16,7 +16,7 @@ from tests.factories import load_state, login, make_started_game, make_user, run
 
 pytestmark = pytest.mark.django_db
 
-START = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.timezone.utc)
+START = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)
 MINUTE = dt.timedelta(minutes=1)
 
 

@@ -7,11 +7,20 @@ from asgiref.sync import sync_to_async
 from django.urls import reverse
 
 from games import services
-from moderation import services as moderation
 from games.errors import Refusal
 from games.models import Move
-from tests.factories import (hand_keys, login, make_started_game, make_table, make_user, post_move,
-                             run_due_jobs, seat_to_move, seats_of)
+from moderation import services as moderation
+from tests.factories import (
+    hand_keys,
+    login,
+    make_started_game,
+    make_table,
+    make_user,
+    post_move,
+    run_due_jobs,
+    seat_to_move,
+    seats_of,
+)
 from tests.games.sockets import SILENCE, closed_as_forbidden, open_socket, session_cookie
 from tests.moderators import make_moderator
 

@@ -8,8 +8,18 @@ from django.urls import reverse
 
 from games.models import Card, Deal, Game, Seat
 from tests.engine.builders import wild
-from tests.factories import (assert_move_refused, current_deal, load_state, login, make_started_game, make_user,
-                             post_move, put_position, seat_to_move, seats_of)
+from tests.factories import (
+    assert_move_refused,
+    current_deal,
+    load_state,
+    login,
+    make_started_game,
+    make_user,
+    post_move,
+    put_position,
+    seat_to_move,
+    seats_of,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ from datetime import timedelta
 
 import pytest
 
-from moderation import services as moderation
 from games.models import Game, Seat
+from moderation import services as moderation
 from records import ratings
 from records.benchmark import START
 from records.history import HistoryFilters, filtered, variant_stats

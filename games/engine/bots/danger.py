@@ -10,7 +10,6 @@ In Frustration Rummy only the meld kinds of that seat's contract count (R4).
 """
 from __future__ import annotations
 
-
 from ..cards import Card, parse_card
 from ..contracts import CONTRACTS
 from ..errors import IllegalAction

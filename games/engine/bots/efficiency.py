@@ -22,8 +22,8 @@ the engine's (meld validator and legal actions).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import Callable, Sequence
 
 from ..cards import COLOURS, SUITS, Card, card_code
 from ..melds import RUN, SET
@@ -153,7 +153,7 @@ class HandMeter:
         """For each natural, the groups it is the first member of (by index)."""
         groups: list[list[Group]] = [[] for _ in naturals]
         kinds = self.outlook.kinds
-        for index, card in enumerate(naturals):
+        for index in range(len(naturals)):
             if SET in kinds:
                 groups[index].extend(self._set_groups(naturals, index))
             if RUN in kinds:

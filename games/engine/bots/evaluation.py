@@ -13,8 +13,8 @@ they must be, and what is live (None: every card is assumed live, as the normal 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..cards import COLOURS, SUITS, Card, card_code
 from ..melds import ACE_HIGH_RANK, RUN, SET, MeldRules

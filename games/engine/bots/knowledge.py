@@ -8,14 +8,14 @@ remembered and the cards other seats took from it (they hold them). No hidden st
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 from ..melds import MeldRules
 from ..state import PlayerView
 from .memory import Memory
 
 
-@lru_cache(maxsize=None)
+@cache
 def deck_codes(variant) -> Counter:
     """Copies of each card code in one deal's deck of ``variant`` (a variant object with its table
     options, e.g. 2 of each in Frustration, R1, or a Frayzy table's own card counts, F1)."""

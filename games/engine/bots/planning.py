@@ -7,7 +7,7 @@ longest ``MELD_LIMIT`` melds and packs at most ``DEPTH`` of them, so it stays ch
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..actions import LayMeld, LayOff
 from ..errors import IllegalAction

@@ -31,8 +31,18 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..actions import (Action, ChooseTarget, Discard, DrawStock, LayContract, LayMeld, LayOff, PlayAction, SwapWild,
-                       TakeDiscard)
+from ..actions import (
+    Action,
+    ChooseTarget,
+    Discard,
+    DrawStock,
+    LayContract,
+    LayMeld,
+    LayOff,
+    PlayAction,
+    SwapWild,
+    TakeDiscard,
+)
 from ..cards import Card
 from ..contracts import CONTRACTS, find_contract
 from ..melds import MeldRules

@@ -19,9 +19,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..actions import Action, ChooseTarget, Discard, LayMeld, LayOff, PlayAction, SwapWild
-from ..cards import DISCARD1, DRAW5, COLOUR_WILD, NUMBERS, SKIP, Card, coloured_deck
-from ..errors import IllegalAction
 from ..candidates import candidate_melds
+from ..cards import COLOUR_WILD, DISCARD1, DRAW5, NUMBERS, SKIP, Card, coloured_deck
+from ..errors import IllegalAction
 from ..melds import MeldRules, declaration, extension_readings, show, swappable_wilds
 from ..state import DealState, HandResult, Phase
 from .base import TableOption, Variant

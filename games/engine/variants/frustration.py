@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Discard, LayContract, LayMeld, LayOff
+from ..candidates import candidate_melds
 from ..cards import Card, standard_deck
 from ..contracts import CONTRACTS, LAST_CONTRACT, contract_text, find_contract, group_label
 from ..errors import IllegalAction
-from ..candidates import candidate_melds
 from ..melds import MeldRules, declaration, extension_readings, read_meld, show_cards
 from ..state import DealState, HandResult, Phase, TableMeld
 from .base import Variant

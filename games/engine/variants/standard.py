@@ -9,9 +9,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Discard, LayMeld, LayOff
+from ..candidates import candidate_melds
 from ..cards import Card, standard_deck
 from ..errors import IllegalAction
-from ..candidates import candidate_melds
 from ..melds import MeldRules, extend_meld
 from ..state import DealState, HandResult, Phase
 from .base import TableOption, Variant

@@ -14,17 +14,27 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from types import MappingProxyType
+from functools import cache
 from itertools import combinations
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Discard, LayMeld, LayOff, SwapWild
+from ..candidates import candidate_melds
 from ..cards import RANKS, Card, parse_card, standard_deck
 from ..errors import IllegalAction
-from ..candidates import candidate_melds
-from ..melds import (RUN, MeldRules, MeldShape, add_surplus_wild, declaration, extend_meld,
-                     extension_readings, show, show_cards, swappable_wilds)
+from ..melds import (
+    RUN,
+    MeldRules,
+    MeldShape,
+    add_surplus_wild,
+    declaration,
+    extend_meld,
+    extension_readings,
+    show,
+    show_cards,
+    swappable_wilds,
+)
 from ..state import DealState, HandResult, Phase, TableMeld
 from .base import Variant
 
@@ -303,7 +313,7 @@ def wild_rank_name(rank: int | None) -> str:
     return RANKS[rank - 1] if rank else ""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rules_for_rank(rank: int | None) -> MeldRules:
     return replace(BASE_MELD_RULES, wild_ranks=frozenset({rank}) if rank else frozenset())
 
