@@ -121,7 +121,8 @@ def declare_absence(user, starts_at: dt.datetime, ends_at: dt.datetime, now: dt.
         spans = list(Absence.objects.filter(user=user, ends_at__gt=starts_at - ABSENCE_WINDOW,
                                             starts_at__lt=ends_at + ABSENCE_WINDOW)
                      .values_list("starts_at", "ends_at")) + [new]
-        windows = [(start, start + ABSENCE_WINDOW) for start, _ in spans] + [(end - ABSENCE_WINDOW, end) for _, end in spans]
+        windows = ([(start, start + ABSENCE_WINDOW) for start, _ in spans]
+                   + [(end - ABSENCE_WINDOW, end) for _, end in spans])
         for window in windows:
             if sum((_overlap(span, window) for span in spans), dt.timedelta(0)) > MAX_ABSENCE:
                 raise AbsenceRefused("You may be away for at most 14 days in any 90 days.")

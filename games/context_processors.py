@@ -10,8 +10,9 @@ from notices.services import waiting_count
 
 
 def games_waiting(request: HttpRequest) -> dict:
-    """``{"games_waiting": n, "page_poll_ms": ms, "page_poll_always": bool}`` for a signed-in user, nothing for others. Lazy:
-    the one query runs only when a template shows the badge (whole pages, not fragments)."""
+    """``{"games_waiting": n, "page_poll_ms": ms, "page_poll_always": bool}`` for a signed-in user,
+    nothing for others. Lazy: the one query runs only when a template shows the badge (whole
+    pages, not fragments)."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}

@@ -147,7 +147,8 @@ def contract_stands(post: QueryDict) -> dict[str, str]:
 def contract_payload(post: QueryDict) -> dict:
     """The lay-contract form (R10) as an action: each hand card's ``group:<key>`` select names its
     group, 1..``groups`` (blank: stays in hand); a wild's ``stands:<key>`` says what it stands for
-    (0.3), e.g. ``6H``, or a chosen reading does (``contract_stands``). Returns ``{"type": "lay_contract", "groups": [...], "wilds": {...}}``.
+    (0.3), e.g. ``6H``, or a chosen reading does (``contract_stands``). Returns
+    ``{"type": "lay_contract", "groups": [...], "wilds": {...}}``.
 
     Raises Refusal 400 when the group count or a group number is malformed, 422 (R10) when a group
     is left empty.
@@ -213,7 +214,8 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
         card, _, wild = rest.partition(":")
         if not card:
             raise Refusal(400, "malformed", "Choose a wild to swap.")
-        return version, {"type": "swap_wild", "meld": _meld_number(meld), "card": card, **({"wild": wild} if wild else {})}
+        return version, {"type": "swap_wild", "meld": _meld_number(meld), "card": card,
+                         **({"wild": wild} if wild else {})}
     reading = post.get("reading")
     if reading is not None and reading.partition("/")[0] == CONTRACT_READING:
         return version, contract_payload(post)

@@ -189,7 +189,8 @@ class Seat(models.Model):
     streak = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     former_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                    related_name="+", help_text="The person who held this seat before a computer player took it over.")
+                                    related_name="+",
+                                    help_text="The person who held this seat before a computer player took it over.")
     # Turn clock: when this seat's current turn runs out (None when it is not its turn or the
     # clock is not running for it), its consecutive expired turns, and whether the computer plays
     # for its owner until they take the seat back.

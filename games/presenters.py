@@ -161,7 +161,8 @@ class AdvanceRow:
     outcome: str
 
 
-def contract_board(names: list[str], view: PlayerView, results: list[dict]) -> tuple[list[ContractLine], list[AdvanceRow]]:
+def contract_board(names: list[str], view: PlayerView,
+                   results: list[dict]) -> tuple[list[ContractLine], list[AdvanceRow]]:
     """The contract board of a Frustration Rummy game: each seat's line now, and every finished
     round's advances (read from the rounds' results, R15)."""
     lines = [ContractLine(name, view.totals[s], contract_text(view.totals[s]),
@@ -224,7 +225,8 @@ def contract_reading_choices(rules: MeldRules, number: int, hand: list[Card], gr
 
 def _swap_choices(view: PlayerView, meld: TableMeld) -> tuple[Choice, ...]:
     return tuple(
-        Choice(f"Swap {show(parse_card(a.card))} for {show_wild(parse_card(a.wild), meld.shape.stands_for(parse_card(a.wild)))}",
+        Choice(f"Swap {show(parse_card(a.card))} for "
+               f"{show_wild(parse_card(a.wild), meld.shape.stands_for(parse_card(a.wild)))}",
                f"{a.meld}:{a.card}:{a.wild}")
         for a in view.legal_actions if isinstance(a, SwapWild) and a.meld == meld.id)
 

@@ -94,8 +94,8 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
     (``REMOVE_PLAYER``), both needing ``moderation.moderate_game``; a suspension (``SUSPEND_USER``,
     needing ``moderation.suspend_user``); and a player leaving (``LEAVE_GAME``, only their own seat).
     Writes an audit row and records the change (``services.record_change``: version, turn clock,
-    a queued computer move when the computer is now to move, the event after commit). When no person is left at the table the game is
-    aborted instead (the audit row says so).
+    a queued computer move when the computer is now to move, the event after commit). When no
+    person is left at the table the game is aborted instead (the audit row says so).
 
     Raises Refusal 403 (not allowed), 404 (no such game or seat), 409 (the game is not in play,
     or a computer already holds the seat), 400 (no reason).

@@ -51,7 +51,8 @@ def game_report(request: HttpRequest, game_id: int) -> HttpResponse:
     back as its form, holding the text typed, with the reason and the length allowed."""
     form = ReportForm(request.POST)
     if is_ratelimited(request, group="games.report", key="user", rate=settings.RUMMY_REPORT_RATE, increment=True):
-        return _report_refused(request, game_id, form, Refusal(RATE_LIMITED, "rate_limited", "Too many reports; wait a while."))
+        return _report_refused(request, game_id, form,
+                               Refusal(RATE_LIMITED, "rate_limited", "Too many reports; wait a while."))
     if not form.is_valid():
         return _report_refused(request, game_id, form, Refusal(400, "bad_report", _report_problem(form)))
     try:

@@ -218,7 +218,8 @@ def send_turn_email(game_id: int, turn_number: int, now: dt.datetime) -> bool:
         if not _record_once(Notification.Kind.TURN_EMAIL, seat.user_id, game, seat):
             return False
         message = _email(seat.user, f"Your turn in {game}",
-                         [f"It is your turn in {game}.", f"Time left for this move: {describe_time(seat.deadline - now)}."],
+                         [f"It is your turn in {game}.",
+                          f"Time left for this move: {describe_time(seat.deadline - now)}."],
                          _site_url(game.get_absolute_url()))
     message.send()
     return True
@@ -254,7 +255,8 @@ def send_warning_email(game_id: int, turn_number: int, now: dt.datetime) -> bool
         if not _record_once(Notification.Kind.WARNING_EMAIL, seat.user_id, game, seat):
             return False
         message = _email(seat.user, f"Time is running out in {game}",
-                         [f"Most of your time for this move in {game} has gone: {describe_time(seat.deadline - now)} left.",
+                         [f"Most of your time for this move in {game} has gone: "
+                          f"{describe_time(seat.deadline - now)} left.",
                           "When it runs out the computer plays your turn."],
                          _site_url(game.get_absolute_url()))
     message.send()

@@ -45,7 +45,8 @@ def seed_finished_games(player, opponents: list, games: int, *, seed: int = 8, b
                 for variant, table, _, finished in plans)
             Seat.objects.bulk_create(
                 Seat(game=game, position=p, user=user, total=10 * place, place=place)
-                for game, (_, table, places, _) in zip(rows, plans) for p, (user, place) in enumerate(zip(table, places)))
+                for game, (_, table, places, _) in zip(rows, plans)
+                for p, (user, place) in enumerate(zip(table, places)))
             PlayerResult.objects.bulk_create(
                 PlayerResult(game=game, user=user, variant=variant, position=p, place=place, players=len(table),
                              total=10 * place, finished_at=finished, rated=True)

@@ -149,4 +149,6 @@ def variant_stats(user) -> list[VariantStats]:
     rows = (PlayerResult.objects.filter(user=user).values("variant")
             .annotate(played=Count("id"), won=Count("id", filter=Q(place=1)), average_place=Avg("place"))
             .order_by("variant"))
-    return [VariantStats(r["variant"], VARIANTS[r["variant"]].title, r["played"], r["won"], round(r["average_place"], 2)) for r in rows]
+    return [VariantStats(r["variant"], VARIANTS[r["variant"]].title, r["played"], r["won"],
+                         round(r["average_place"], 2))
+            for r in rows]

@@ -67,7 +67,8 @@ def move_text(action: dict, events: list[dict]) -> str:
         return f"lay off {meld(event.get('cards', action['cards']), event.get('wilds'))} on {action['meld']}"
     if kind == "swap_wild":
         event = _played(events, "swap_wild")
-        return f"swap {card(action['card'])} for {card(event.get('wild', '?'))}={event.get('stood_for', '?')} on {action['meld']}"
+        return (f"swap {card(action['card'])} for {card(event.get('wild', '?'))}={event.get('stood_for', '?')}"
+                f" on {action['meld']}")
     if kind == "discard":
         return f"discard {card(action['card'])}"
     if kind == "lay_contract":

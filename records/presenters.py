@@ -235,7 +235,8 @@ def deal_summary(game: Game, seats: list[Seat], deal: Deal, results: list[dict])
     if result is None:
         raise ValueError(f"deal {deal.number} of game {game.pk} has not ended")
     left: dict[int, list[Card]] = {seat.position: [] for seat in seats}
-    rows = CardRow.objects.filter(deal=deal, location=CardRow.Location.HAND).values_list("seat__position", "code", "copy")
+    rows = (CardRow.objects.filter(deal=deal, location=CardRow.Location.HAND)
+            .values_list("seat__position", "code", "copy"))
     for position, code, copy in rows:
         left[position].append(Card(parse_card(code).code, copy))
     rules = game.rules

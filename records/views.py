@@ -56,7 +56,8 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
         "deal_records": deal_records(deals, facts),
         "move_lines": [(line, context["names"][line.seat])
                        for line in move_lines(moves, facts.drawn if facts and face_up else None)],
-        "chart": score_chart(context["names"], board.results) if board.results and not game.rules.has_contracts else None,
+        "chart": (score_chart(context["names"], board.results)
+                  if board.results and not game.rules.has_contracts else None),
         "frame": replay_frame(game, board.seats, board.seat, moves, _step(request, len(moves))) if board.view else None,
         "title": f"Record of {game}",
     })
@@ -115,6 +116,7 @@ def game_deal_summary(request: HttpRequest, game_id: int, number: int) -> HttpRe
     if deal.result is None:
         return _refused(request, Refusal(409, "deal_in_play", "This deal is still being played."))
     summary = deal_summary(board.game, board.seats, deal, board.results)
-    context = {"game": board.game, "summary": summary, "title": f"{board.game}: how {summary.word.lower()} {number} ended"}
+    context = {"game": board.game, "summary": summary,
+               "title": f"{board.game}: how {summary.word.lower()} {number} ended"}
     template = "records/_deal_summary.html" if request.htmx else "records/deal_summary.html"
     return render(request, template, context)

@@ -244,7 +244,8 @@ def move_fields(action: dict, version: int | None) -> dict:
         fields = {"action": kind}
     if action.get("wilds") and kind in ("lay_meld", "lay_off"):
         declared = ",".join(f"{key}={code}" for key, code in action["wilds"].items())
-        fields = {"reading": f"{action['meld'] if kind == 'lay_off' else '-'}/{declared}", "cards": list(action["cards"])}
+        fields = {"reading": f"{action['meld'] if kind == 'lay_off' else '-'}/{declared}",
+                  "cards": list(action["cards"])}
     if version is not None:
         fields["version"] = str(version)
     return fields
@@ -289,9 +290,9 @@ def moves_by(game: Game, actor: str) -> Iterable[Move]:
 
 def play_moves(game: Game, count: int | None = None, *, until=None, seed: str = "play") -> int:
     """Play moves in ``game`` through the services, each chosen by the variant's computer player
-    (``bots.chooser``) for the seat to move: people's seats through ``services.submit_move`` (as that user, at the current
-    version), computer seats through ``services.play_computer_turn`` (in a live test the job worker may play a
-    computer's turn first; that move is not counted).
+    (``bots.chooser``) for the seat to move: people's seats through ``services.submit_move`` (as
+    that user, at the current version), computer seats through ``services.play_computer_turn`` (in
+    a live test the job worker may play a computer's turn first; that move is not counted).
 
     Stops after ``count`` moves, when ``until(game)`` is true (checked before each move, ``game``
     refreshed), or when the game is no longer active. Returns the number of moves made.

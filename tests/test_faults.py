@@ -225,8 +225,8 @@ def test_with_redis_down_the_health_check_reports_the_channel_layer(redis_down, 
 
 def hung_database_env(port: int) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key not in {"REDIS_URL", "PYTEST_XDIST_WORKER"}}
-    env.update(DATABASE_URL=f"postgres://rummy@127.0.0.1:{port}/rummy", DATABASE_CONNECT_TIMEOUT=str(CONNECT_TIMEOUT_SECONDS),
-               DATABASE_POOL_TIMEOUT=str(POOL_TIMEOUT_SECONDS),
+    env.update(DATABASE_URL=f"postgres://rummy@127.0.0.1:{port}/rummy",
+               DATABASE_CONNECT_TIMEOUT=str(CONNECT_TIMEOUT_SECONDS), DATABASE_POOL_TIMEOUT=str(POOL_TIMEOUT_SECONDS),
                DJANGO_SETTINGS_MODULE="rummy_site.settings", PYTHONUNBUFFERED="1")
     return env
 

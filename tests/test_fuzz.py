@@ -101,7 +101,8 @@ def requests(draw, chains, clients, real_ids, names):
         if isinstance(pattern, RoutePattern):
             pieces = CONVERTER.split(text)
             path += "".join(
-                piece if index % 3 == 0 else quote(draw(numbers(real_ids) if pieces[index - 1] in NUMBERS else value), safe="")
+                piece if index % 3 == 0
+                else quote(draw(numbers(real_ids) if pieces[index - 1] in NUMBERS else value), safe="")
                 for index, piece in enumerate(pieces) if index % 3 != 1)
         else:
             path += quote(draw(st.from_regex(text, fullmatch=True)), safe="/")
@@ -126,7 +127,8 @@ def requests(draw, chains, clients, real_ids, names):
 
 
 def errors_logged(caplog) -> list[str]:
-    return [f"{record.name}: {record.getMessage()[:300]}" for record in caplog.records if record.levelno >= logging.ERROR]
+    return [f"{record.name}: {record.getMessage()[:300]}"
+            for record in caplog.records if record.levelno >= logging.ERROR]
 
 
 @pytest.mark.django_db

@@ -53,7 +53,8 @@ def _write_rows(apps) -> dict[str, int]:
                            permission.get(content_type__app_label="accounts", codename="suspend_user")])
     group.user_set.add(reporter)
     return {"game": game.pk, "report": report.pk, "entry": entry.pk, "suspension": suspension.pk,
-            "notification": notification.pk, "connection": connection_row.pk, "user": reporter.pk, "suspended": suspended.pk}
+            "notification": notification.pk, "connection": connection_row.pk, "user": reporter.pk,
+            "suspended": suspended.pk}
 
 
 @pytest.mark.django_db(transaction=True)

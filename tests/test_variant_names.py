@@ -37,7 +37,8 @@ GAMES = {**VARIANTS, QuickRummy.name: QuickRummy}
 
 
 REGISTRY = ROOT / "games/engine/variants/__init__.py"
-COMMENTS = {".js": re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL), ".html": re.compile(r"\{#.*?#\}|<!--.*?-->", re.DOTALL)}
+COMMENTS = {".js": re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL),
+            ".html": re.compile(r"\{#.*?#\}|<!--.*?-->", re.DOTALL)}
 
 
 def _own_files(name: str) -> set[Path]:

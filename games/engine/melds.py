@@ -339,7 +339,8 @@ def meld_readings(cards: Sequence[Card], rules: MeldRules, kind: str | None = No
     naturals = [c for c in cards if not rules.is_wild(c)]
     if not wilds:
         try:
-            shape = _plain_meld(cards, rules) if kind is None else (check_set if kind == SET else check_run)(cards, rules)
+            shape = (_plain_meld(cards, rules) if kind is None
+                     else (check_set if kind == SET else check_run)(cards, rules))
         except IllegalAction as refusal:
             return [], refusal.message
         return [shape], ""
@@ -382,7 +383,8 @@ def _declared(cards: Sequence[Card], wilds: Mapping[str, str], rules: MeldRules)
     for key, stands in wilds.items():
         card = by_key.get(key)
         if card is None or not rules.is_wild(card):
-            raise IllegalAction("bad_wild", f"{key} is not a wild among the cards played.", rules.wild_rule or rules.rule)
+            raise IllegalAction("bad_wild", f"{key} is not a wild among the cards played.",
+                                rules.wild_rule or rules.rule)
         chosen[card] = stands
     return chosen
 

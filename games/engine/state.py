@@ -93,7 +93,8 @@ class DealState:
     Attributes:
         number: deal number, 1-based. dealer: dealer seat. seed: shuffle seed (hex string).
         hands: each seat's cards, kept sorted (by notation, then copy) so that a hand's order
-            never depends on the order the cards arrived in. stock, discard: the piles. melds: the table, in laying order.
+            never depends on the order the cards arrived in. stock, discard: the piles.
+        melds: the table, in laying order.
         turn: seat to move. phase: DRAW or PLAY.
         taken_discard: the card taken from the discard pile this turn (S7), if any.
         rebuilds: stock rebuilds so far this hand (0.6, S16, W13).

@@ -32,7 +32,8 @@ def create_table(user, *, variant: str, players: int, is_private: bool, options:
     except IllegalAction as error:
         raise Refusal(400, error.code, error.message) from None
     if not rules.min_players <= players <= rules.max_players:
-        raise Refusal(400, "bad_players", f"{rules.title} is for {rules.min_players}-{rules.max_players} players.", "S2")
+        raise Refusal(400, "bad_players", f"{rules.title} is for {rules.min_players}-{rules.max_players} players.",
+                      "S2")
     if time_per_move not in dict(TIME_PER_MOVE_CHOICES):
         raise Refusal(400, "bad_time_per_move", "Choose one of the offered times per move.")
     with transaction.atomic():

@@ -21,26 +21,31 @@ def _stands(stands_for: str):
 
 def coloured_card(card, extra_class: str = "", stands_for: str = ""):
     """A Frayzy card (F1): a coloured number shows its number, its colour written out and its
-    colour's shape, the three in its corner too, so they stay readable where cards overlap; the Wild is marked wild (with what it stands for on the table, 0.3); an action
-    card shows its name and a symbol."""
+    colour's shape, the three in its corner too, so they stay readable where cards overlap; the
+    Wild is marked wild (with what it stands for on the table, 0.3); an action card shows its
+    name and a symbol."""
     if card.is_coloured:
         colour = COLOUR_NAMES[card.suit]
         return format_html(
-            '<span class="card card-frayzy card-colour-{} {}" data-card="{}" role="img" aria-label="{}" title="{}">'
-            '<span class="card-index"><span class="card-rank">{}<span class="card-shape" aria-hidden="true">{}</span></span>'
-            '<span class="card-colour-name">{}</span></span><span class="card-suit" aria-hidden="true">{}</span></span>',
-            colour, extra_class, card.key, card_name(card), show(card), card.rank_name, COLOUR_SHAPES[card.suit], colour,
-            COLOUR_SHAPES[card.suit])
+            '<span class="card card-frayzy card-colour-{} {}" data-card="{}" role="img" aria-label="{}" '
+            'title="{}"><span class="card-index"><span class="card-rank">{}'
+            '<span class="card-shape" aria-hidden="true">{}</span></span>'
+            '<span class="card-colour-name">{}</span></span>'
+            '<span class="card-suit" aria-hidden="true">{}</span></span>',
+            colour, extra_class, card.key, card_name(card), show(card), card.rank_name, COLOUR_SHAPES[card.suit],
+            colour, COLOUR_SHAPES[card.suit])
     if card.code == COLOUR_WILD:
         name = card_name(card, stands_for=stands_for)
-        return format_html('<span class="card card-frayzy card-frayzy-wild card-wild {}" data-card="{}" role="img" '
-                           'aria-label="{}" title="{}"><span class="card-index">W</span><span class="card-wild-mark">wild</span>'
-                           '<span class="card-suit" aria-hidden="true">\u2605</span>{}</span>',
-                           extra_class, card.key, name, name, _stands(stands_for))
-    return format_html('<span class="card card-frayzy card-action {}" data-card="{}" role="img" aria-label="{}, action card"'
-                       ' title="{}, action card"><span class="card-index card-action-name">{}</span>'
-                       '<span class="card-suit" aria-hidden="true">{}</span></span>',
-                       extra_class, card.key, card_name(card), show(card), show(card), ACTION_SYMBOLS[card.code])
+        return format_html(
+            '<span class="card card-frayzy card-frayzy-wild card-wild {}" data-card="{}" role="img" '
+            'aria-label="{}" title="{}"><span class="card-index">W</span><span class="card-wild-mark">wild</span>'
+            '<span class="card-suit" aria-hidden="true">\u2605</span>{}</span>',
+            extra_class, card.key, name, name, _stands(stands_for))
+    return format_html(
+        '<span class="card card-frayzy card-action {}" data-card="{}" role="img" aria-label="{}, action card"'
+        ' title="{}, action card"><span class="card-index card-action-name">{}</span>'
+        '<span class="card-suit" aria-hidden="true">{}</span></span>',
+        extra_class, card.key, card_name(card), show(card), show(card), ACTION_SYMBOLS[card.code])
 
 
 @register.simple_tag
@@ -48,16 +53,18 @@ def card(card, extra_class: str = "", wild: bool = False, stands_for: str = ""):
     """A face-up card, red or black: rank over suit in the corner (readable where cards overlap)
     and a large suit symbol, with ``data-card`` set to its key.
 
-    ``wild`` adds a visible "wild" marker (W3, R5; a joker always has it); ``stands_for`` (a wild on the table, 0.3) adds
-    what it stands for, e.g. ``=9♣``, and ``data-stands-for``. Frayzy's cards: see ``coloured_card``.
+    ``wild`` adds a visible "wild" marker (W3, R5; a joker always has it); ``stands_for`` (a wild on
+    the table, 0.3) adds what it stands for, e.g. ``=9♣``, and ``data-stands-for``. Frayzy's
+    cards: see ``coloured_card``.
     """
     if card.is_coloured or card.is_action or card.code == COLOUR_WILD:
         return coloured_card(card, extra_class, stands_for)
     name = card_name(card, wild, stands_for)
     if card.is_joker:
-        return format_html('<span class="card card-joker card-wild {}" data-card="{}" role="img" aria-label="{}" title="{}">'
-                           '<span class="card-index">JK</span><span class="card-wild-mark">wild</span>{}</span>', extra_class, card.key, name, name,
-                           _stands(stands_for))
+        return format_html(
+            '<span class="card card-joker card-wild {}" data-card="{}" role="img" aria-label="{}" title="{}">'
+            '<span class="card-index">JK</span><span class="card-wild-mark">wild</span>{}</span>',
+            extra_class, card.key, name, name, _stands(stands_for))
     colour = "card-red" if card.suit in RED_SUITS else "card-black"
     marks = ""
     if wild or stands_for:

@@ -374,7 +374,8 @@ def phase_figures(tally: Tally, seconds: float, cpu: float, sampler: ConnectionS
             "pg_connections": {"peak": sampler.peak, "after_settle": after, "cap": cap}}
 
 
-def run_phase(servers: Servers, start, seconds: float, settle: float) -> tuple[Tally, float, float, ConnectionSampler, int]:
+def run_phase(servers: Servers, start, seconds: float,
+              settle: float) -> tuple[Tally, float, float, ConnectionSampler, int]:
     """Run the clients ``start(stop_at)`` makes while sampling connections; then wait ``settle``
     seconds and count the connections left. Returns (tally, seconds, server CPU, sampler, connections after)."""
     tally = Tally()
@@ -401,7 +402,8 @@ def floor_phase(games: int, players: int, seconds: float, max_moves: int, cap: i
         servers.wait_until_listening("/floor/0")
 
         async def start(tally, stop_at):
-            clients = [hammer(player_session(""), f"{servers.urls[(n + seat) % 2]}/floor/{n}", tally, stop_at, max_moves)
+            clients = [hammer(player_session(""), f"{servers.urls[(n + seat) % 2]}/floor/{n}", tally, stop_at,
+                              max_moves)
                        for n in range(games) for seat in range(players)]
             await asyncio.gather(*clients)
 

@@ -25,7 +25,8 @@ SIDEWAYS_OVERFLOW = """() => {
   const width = document.documentElement.clientWidth;
   const overflow = document.documentElement.scrollWidth - width;
   const cut = [...document.querySelectorAll(".table-wrap")].filter(wrap => wrap.scrollWidth > wrap.clientWidth + 1)
-    .map(wrap => `${wrap.querySelector("table").className || wrap.parentElement.className} by ${wrap.scrollWidth - wrap.clientWidth}px`);
+    .map(wrap => `${wrap.querySelector("table").className || wrap.parentElement.className}`
+      + ` by ${wrap.scrollWidth - wrap.clientWidth}px`);
   if (overflow <= 0 && cut.length === 0) return null;
   const out = [...document.querySelectorAll("body *")].filter(el => el.getBoundingClientRect().right > width + 0.5
     && ![...el.children].some(child => child.getBoundingClientRect().right > width + 0.5));

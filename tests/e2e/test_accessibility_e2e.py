@@ -45,7 +45,8 @@ def test_every_other_page_has_no_serious_violation_and_no_sideways_scroll(ana, b
         "replay": reverse("game_replay", args=[game.pk]) + "?step=5",
         "deal-summary": reverse("game_deal_summary", args=[game.pk, 1]),
         "profile": reverse("profile", args=["ana"]), "history": reverse("match_history", args=["ana"]),
-        "preferences": reverse("play_preferences"), **{f"help-{slug}": reverse("help", args=[slug]) for slug in HELP_PAGES},
+        "preferences": reverse("play_preferences"),
+        **{f"help-{slug}": reverse("help", args=[slug]) for slug in HELP_PAGES},
     }
     signed_out = browser_context().new_page()
     violations, overflows = {}, {}

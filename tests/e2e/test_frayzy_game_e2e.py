@@ -108,7 +108,8 @@ def test_a_lone_action_card_lights_only_the_discard_pile_and_is_played_there(ana
         select_cards(ana, [ana.locator("#board input[name=cards]:checked").get_attribute("value"), action_card])
         expect(meld).to_be_disabled()
         expect(discard).to_be_disabled()
-        expect(pile).to_have_class(re.compile(r"\bis-target\b") if action_card == "SKIP" else re.compile(r"^(?!.*is-target)"))
+        expect(pile).to_have_class(re.compile(r"\bis-target\b") if action_card == "SKIP"
+                                   else re.compile(r"^(?!.*is-target)"))
     before = shown_version(ana)
     pile.locator(".pile-label").click()
     wait_for_newer_board(ana, before)

@@ -113,7 +113,8 @@ def test_two_players_take_turns_live(new_user_page):
         latencies.append(time.perf_counter() - started)
         expect(waiter).to_have_title(re.compile(r"^(\(\d+\) )?Your turn"))
         expect(waiter.locator(".move-log")).to_contain_text(f"{seats[turn]} discarded")
-    print(f"\nother player's page showed 'Your turn' {max(latencies) * 1000:.0f} ms (max) after the discard was clicked")
+    print(f"\nother player's page showed 'Your turn' {max(latencies) * 1000:.0f} ms (max)"
+          " after the discard was clicked")
 
 
 IDLE_PAGE = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"

@@ -30,7 +30,9 @@ HIDDEN_CARD_TEXT = """() => {
     const hit = document.elementFromPoint(x, y);
     return hit !== null && hit.closest("[data-card]") === card;
   };
-  for (const el of document.querySelectorAll("#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name, #board .meld .card-wild-mark, #board .meld .card-stands")) {
+  const texts = "#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name, "
+    + "#board .meld .card-wild-mark, #board .meld .card-stands";
+  for (const el of document.querySelectorAll(texts)) {
     const card = el.closest("[data-card]");
     el.scrollIntoView({block: "center"});
     const range = document.createRange();
@@ -70,15 +72,19 @@ def test_the_two_player_standard_table_fits_the_phone(ana):
     expect(ana.locator(".hand [data-card]")).to_have_count(11)
     ana.evaluate("() => window.scrollTo(0, 0)")
     outside = ana.evaluate("""() => {
-      const wanted = [".pile-stock .card", ".pile-discard .card", ".meld:not(.meld-new) .meld-owner", ".meld [data-card]", ".hand [data-card]"];
+      const wanted = [".pile-stock .card", ".pile-discard .card", ".meld:not(.meld-new) .meld-owner",
+                      ".meld [data-card]", ".hand [data-card]"];
       const found = [];
       for (const selector of wanted) {
         for (const el of document.querySelectorAll("#board " + selector)) {
           const box = el.getBoundingClientRect();
-          const hit = document.elementFromPoint(box.left + Math.min(box.width / 2, 8), box.top + Math.min(box.height / 2, 10));
+          const hit = document.elementFromPoint(box.left + Math.min(box.width / 2, 8),
+                                                box.top + Math.min(box.height / 2, 10));
           const covered = hit === null || !(el.contains(hit) || hit.contains(el));
-          if (covered || box.top < 0 || box.bottom > window.innerHeight || box.left < 0 || box.right > window.innerWidth) {
-            found.push(`${selector} ${el.dataset.card || el.textContent.trim()} at ${Math.round(box.top)}..${Math.round(box.bottom)}`);
+          if (covered || box.top < 0 || box.bottom > window.innerHeight
+              || box.left < 0 || box.right > window.innerWidth) {
+            found.push(`${selector} ${el.dataset.card || el.textContent.trim()}`
+                       + ` at ${Math.round(box.top)}..${Math.round(box.bottom)}`);
           }
         }
       }
@@ -136,7 +142,11 @@ SCORE_SHEET_FIT = """sheet => {
   const cut = [...sheet.querySelectorAll("th, td")].filter(cell => cell.scrollWidth > cell.clientWidth + 1)
     .map(cell => cell.textContent.trim());
   const results = [...sheet.querySelectorAll("tbody td:last-child")].map(cell => cell.getBoundingClientRect().width);
-  const lines = cell => { const range = document.createRange(); range.selectNodeContents(cell); return range.getClientRects().length; };
+  const lines = cell => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    return range.getClientRects().length;
+  };
   const broken = [...sheet.querySelectorAll("th:first-child, td:not(:last-child)")].filter(cell => lines(cell) > 1)
     .map(cell => cell.textContent.trim());
   return {sideways: wrap.scrollWidth - wrap.clientWidth, cut, broken, narrowest_result: Math.min(...results)};

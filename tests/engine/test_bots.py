@@ -141,7 +141,8 @@ def test_a_card_that_can_swap_out_a_wild_fits_the_table_in_wild_rummy():
 def test_frustration_lays_the_contract_first():
     state = frustration(["5S 5H 5D 8C 8H 8S JC JD JH QS KD 3C 4C", "AS AH"])
     for level in ("normal", "strong"):
-        assert isinstance(chooser(make_variant("frustration"), level)(state.player_view(0), random.Random(1)), LayContract)
+        choose = chooser(make_variant("frustration"), level)
+        assert isinstance(choose(state.player_view(0), random.Random(1)), LayContract)
 
 
 WILD_HEAVY = "2C~1 2D 2D~1 2H 2H~1 2S~1 JK~1 JK~2 KC KH QC QC~1 QH"

@@ -294,7 +294,8 @@ def malformed(state: GameState, seat: int, rng: random.Random, count: int) -> li
         lambda: (lambda k: LayMeld(k, some_wilds(k)))(some_keys()),
         lambda: (lambda k: LayOff(rng.choice(meld_ids), k, some_wilds(k)))(some_keys()),
         lambda: SwapWild(rng.choice(meld_ids), rng.choice(keys), rng.choice([None, *keys])),
-        lambda: (lambda g: LayContract(g, some_wilds(sum(g, ()))))(tuple(some_keys(1) for _ in range(rng.randint(0, 4)))),
+        lambda: (lambda g: LayContract(g, some_wilds(sum(g, ()))))(
+            tuple(some_keys(1) for _ in range(rng.randint(0, 4)))),
     ]
     return [rng.choice(makers)() for _ in range(count)]
 

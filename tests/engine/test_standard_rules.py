@@ -904,7 +904,8 @@ def test_s14_s15_table_options_are_checked(options):
 
 
 def test_s14_s15_table_options_round_trip_as_json():
-    assert make_variant("standard", {"target": 50, "going_rummy": True}).options() == {"target": 50, "going_rummy": True}
+    assert (make_variant("standard", {"target": 50, "going_rummy": True}).options()
+            == {"target": 50, "going_rummy": True})
 
 
 def test_0_6_a_position_with_an_empty_stock_offers_no_draw_from_it_and_refuses_one():

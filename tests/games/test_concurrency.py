@@ -208,7 +208,8 @@ def test_two_workers_never_apply_the_same_computer_move_twice():
     outcomes = race_calls([worker("first"), worker("second")])
 
     assert outcomes == ["applied", "applied"]
-    ran = DBTaskResult.objects.filter(task_path="games.services.moves.computer_turn", args_kwargs__args=[game.pk, version])
+    ran = DBTaskResult.objects.filter(task_path="games.services.moves.computer_turn",
+                                      args_kwargs__args=[game.pk, version])
     assert sorted(ran.values_list("status", flat=True)) == ["SUCCESSFUL", "SUCCESSFUL"]
     assert sorted(ran.values_list("return_value", flat=True)) == [False, True]
     assert sorted(ran.values_list("worker_ids", flat=True)) == [["first"], ["second"]]

@@ -100,7 +100,8 @@ def test_a_contract_run_whose_wild_may_take_either_end_offers_both_places():
     hand = cards("5S 5H JK~1 7C 7D 7S 9C 9D 9S 5D 6D 8D JK KS")
     groups = {"5S": "1", "5H": "1", "JK~1": "1", "7C": "2", "7D": "2", "7S": "2", "5D": "3", "6D": "3", "8D": "3",
               "JK": "3"}
-    assert contract_reading_choices(FRUSTRATION_RULES, 3, hand, groups) == []  # contract 3: set, set, run; the run's JK fills 7♦
+    # Contract 3: set, set, run; the run's JK fills 7♦.
+    assert contract_reading_choices(FRUSTRATION_RULES, 3, hand, groups) == []
     groups.update({"8D": "", "7D": "3", "7H": "2"})
     choices = contract_reading_choices(FRUSTRATION_RULES, 3, hand, {k: v for k, v in groups.items() if v})
     assert [c.value for c in choices] == ["contract/JK=4D", "contract/JK=8D"]

@@ -57,7 +57,8 @@ def test_the_board_shows_the_contract_board_the_form_and_wild_markers():
     assert 'data-testid="contract-form"' in body and 'name="group:7H~1"' in body and "Set 3 (3+ cards)" in body
     assert "Your hand can make this contract now." in body
     assert 'data-card="JK" role="img" aria-label="joker, wild"' in body and 'name="stands:2C"' in body
-    assert "Round 1" in body and "Jokers and 2s are wild" in body and reverse("help", args=["frustration-rummy"]) in body
+    assert "Round 1" in body and "Jokers and 2s are wild" in body
+    assert reverse("help", args=["frustration-rummy"]) in body
 
 
 def test_the_frustration_help_page_is_served():
@@ -78,8 +79,10 @@ def test_laying_the_contract_through_the_form_stores_contract_melds_and_who_laid
 
 def test_a_wrong_group_is_refused_with_its_reason_and_changes_nothing():
     game = frustration_game(["5S 5H JK 7H JK~1 2S 9C 9D 9S KS", "KH QH JS"])
-    assert_move_refused(game, {"type": "lay_contract", "groups": [["5S", "5H", "JK"], ["7H", "JK~1", "2S"], ["9C", "9D", "9S"]]},
-            422, "bad_contract", "The second set (7♥ JK 2♠): 2 wilds and 1 natural: wilds may not outnumber naturals")
+    assert_move_refused(game,
+            {"type": "lay_contract", "groups": [["5S", "5H", "JK"], ["7H", "JK~1", "2S"], ["9C", "9D", "9S"]]},
+            422, "bad_contract",
+            "The second set (7♥ JK 2♠): 2 wilds and 1 natural: wilds may not outnumber naturals")
 
 
 def test_a_contract_over_two_turns_is_refused_and_changes_nothing():
@@ -90,19 +93,22 @@ def test_a_contract_over_two_turns_is_refused_and_changes_nothing():
 
 def test_another_contracts_melds_are_refused_and_change_nothing():
     game = frustration_game(["5S 5H 5D 5C 9C 9D 9S 9H KS", "KH QH JS"], totals=[3, 1])
-    assert_move_refused(game, {"type": "lay_contract", "groups": [["5S", "5H", "5D", "5C"], ["9C", "9D", "9S", "9H"]]}, 422,
-            "wrong_contract", "Contract 3 is 2 sets of 3 + 1 run of 4")
+    assert_move_refused(game, {"type": "lay_contract", "groups": [["5S", "5H", "5D", "5C"], ["9C", "9D", "9S", "9H"]]},
+            422, "wrong_contract", "Contract 3 is 2 sets of 3 + 1 run of 4")
 
 
 def test_a_lay_off_or_meld_before_the_contract_is_refused_and_changes_nothing():
     game = frustration_game(["9H 4C 5C 6C 7C", "KH QH JS"], melds=[(1, "9C 9D 9S")], laid_down=[False, True])
-    assert_move_refused(game, {"type": "lay_off", "meld": 1, "cards": ["9H"]}, 422, "contract_first", "Lay down your contract first")
-    assert_move_refused(game, {"type": "lay_meld", "cards": ["4C", "5C", "6C", "7C"]}, 422, "contract_first", "(rule R11)")
+    assert_move_refused(game, {"type": "lay_off", "meld": 1, "cards": ["9H"]}, 422, "contract_first",
+            "Lay down your contract first")
+    assert_move_refused(game, {"type": "lay_meld", "cards": ["4C", "5C", "6C", "7C"]}, 422, "contract_first",
+            "(rule R11)")
 
 
 def test_a_swap_is_refused_and_changes_nothing():
     game = frustration_game(["9C 9H", "KH QH JS"], melds=[(1, "9S 9D JK")], laid_down=[True, False])
-    assert_move_refused(game, {"type": "swap_wild", "meld": 1, "card": "9C", "wild": "JK"}, 422, "no_swaps", "(rule R12)")
+    assert_move_refused(game, {"type": "swap_wild", "meld": 1, "card": "9C", "wild": "JK"}, 422, "no_swaps",
+            "(rule R12)")
 
 
 def test_going_out_records_the_advances_on_the_contract_board():

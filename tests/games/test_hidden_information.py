@@ -61,7 +61,8 @@ KEY_FORM = re.compile(rf"(?<![\w%~-]){RANK}([CDHS])(?:~(\d+))?(?![\w~-])")
 """A card key as a whole word (``%3C`` in a data: URL or a card inside a token does not count)."""
 RANK_OF_WORD = {"ace": "A", "jack": "J", "queen": "Q", "king": "K"}
 TITLE_FORM = re.compile(rf"(?<!\w)({'|'.join(RANK_OF_WORD)}|{RANK[1:-1]}) of ({'|'.join(SUIT_NAMES.values())})")
-"""A card in words, as its title and its name for assistive technology write it: ``queen of hearts``, ``10 of clubs``."""
+"""A card in words, as its title and its name for assistive technology write it: ``queen of hearts``,
+``10 of clubs``."""
 SYMBOL_FORM = re.compile(rf"(?<!\w){RANK}([{''.join(SUIT_SYMBOLS.values())}])")
 DATA_CARD = re.compile(r'data-card="([^"]*)"')
 CSRF_TOKEN = re.compile(r"[A-Za-z0-9]{64}")

@@ -228,7 +228,8 @@ def test_audit_entries_are_read_only_in_the_admin(scene):
     page = client.get(url).content.decode()
     assert 'name="_save"' not in page
     assert client.post(url, {"reason": "Rewritten."}).status_code == 403
-    assert client.post(reverse("admin:moderation_auditentry_delete", args=[entry.pk]), {"post": "yes"}).status_code == 403
+    delete_url = reverse("admin:moderation_auditentry_delete", args=[entry.pk])
+    assert client.post(delete_url, {"post": "yes"}).status_code == 403
     superuser = make_user("root")
     superuser.is_superuser = superuser.is_staff = True
     superuser.save()

@@ -124,7 +124,8 @@ def test_taking_the_seat_back_ends_the_autopilot(clock):
     play_turn(game)
     run_due_jobs()
     to_move = seat_to_move(game)
-    assert to_move.pk == late.pk and to_move.deadline == START + 2 * (dt.timedelta(hours=1) + MINUTE) + dt.timedelta(hours=1)
+    assert to_move.pk == late.pk
+    assert to_move.deadline == START + 2 * (dt.timedelta(hours=1) + MINUTE) + dt.timedelta(hours=1)
     assert not Move.objects.filter(game=game, actor=Move.Actor.AUTOPILOT).exists()
 
 

@@ -70,7 +70,8 @@ def test_a_wild_declared_as_an_impossible_card_is_refused_and_changes_nothing():
 
 def test_an_undeclared_wild_with_two_readings_offers_exactly_the_legal_readings():
     game = wild_game(["AC 9S 9D", "KH QH JS"], melds=[(1, "5H 6H 7H")])
-    body = assert_move_refused(game, {"type": "lay_off", "meld": 1, "cards": ["AC"]}, 422, "choose_wild", "Choose what the wild stands for")
+    body = assert_move_refused(game, {"type": "lay_off", "meld": 1, "cards": ["AC"]}, 422, "choose_wild",
+                               "Choose what the wild stands for")
     assert 'name="reading" value="1/AC=4H"' in body and 'name="reading" value="1/AC=8H"' in body
     assert body.count('name="reading"') == 2
 

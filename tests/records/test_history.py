@@ -116,7 +116,8 @@ def test_profile_shows_record_ratings_history_and_own_games_in_progress():
     playing = make_started_game(players=2, humans=[ana], seed="profile-playing")
     own = login(ana).get("/players/ana/").content.decode()
     ana_place = finished.seats.get(user=ana).place
-    assert re.search(r'<tr data-variant="standard"><th scope="row">Standard Rummy</th><td>1</td><td>(\d)</td><td>([\d.]+)</td>',
+    assert re.search(r'<tr data-variant="standard"><th scope="row">Standard Rummy</th>'
+                     r'<td>1</td><td>(\d)</td><td>([\d.]+)</td>',
                      own).groups() == (str(int(ana_place == 1)), f"{float(ana_place)}")
     assert 'data-testid="rating"' in own and f"Standard Rummy #{finished.pk}" in own
     assert 'data-testid="rating-chart"' in own

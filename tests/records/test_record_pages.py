@@ -40,8 +40,9 @@ def test_record_of_a_finished_game_shows_standings_score_sheet_chart_and_moves()
     draws = [m for m in moves if m.action["type"] == "draw_stock"]
     for move in draws[:5] + draws[-5:]:
         before, _ = replay(game, moves, move.step - 1)
-        assert f'<li value="{move.step}" data-testid="move-line"><span class="move-seat">{seats[move.seat].name}</span>: ' \
-               f'<code>draw {before.deal.stock[-1].code}</code>' in body
+        assert (f'<li value="{move.step}" data-testid="move-line">'
+                f'<span class="move-seat">{seats[move.seat].name}</span>: '
+                f'<code>draw {before.deal.stock[-1].code}</code>') in body
     assert 'data-testid="export-link"' in body
 
 

@@ -48,7 +48,8 @@ class TableOption:
     choices: tuple[tuple[int, str], ...] = ()
 
 
-def deal_hands(deck: list[Card], seed: str, players: int, sizes: list[int], first: int) -> tuple[list[list[Card]], list[Card]]:
+def deal_hands(deck: list[Card], seed: str, players: int, sizes: list[int],
+               first: int) -> tuple[list[list[Card]], list[Card]]:
     """Shuffle ``deck`` with ``seed`` and deal one card at a time, seat ``first`` first, going left,
     until seat ``s`` holds ``sizes[s]`` cards. Returns the sorted hands and the rest as the stock
     (its top the last element)."""

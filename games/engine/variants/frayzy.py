@@ -178,7 +178,8 @@ class Frayzy(Variant):
                     actions += [LayOff(meld.id, (card.key,), declaration(grown, (card,)))
                                 for grown in extension_readings(meld.shape, (card,), MELD_RULES)[0]]
                 # A swap brings the Wild into the hand, which then ends the turn unless it is the taken discard.
-                actions += [SwapWild(meld.id, card.key, wild.key) for wild in swappable_wilds(meld.shape, card, MELD_RULES)
+                actions += [SwapWild(meld.id, card.key, wild.key)
+                            for wild in swappable_wilds(meld.shape, card, MELD_RULES)
                             if self.keeps_a_way_out(deal, [*hand, wild], (card,))]
         actions += [Discard(c.key) for c in hand if c != deal.taken_discard and not c.is_action]
         played: set[str] = set()

@@ -163,7 +163,8 @@ class WildRummy(Variant):
         return actions
 
     @staticmethod
-    def _lay_offs_with_hand_cards(deal: DealState, rules: MeldRules, hand: list[Card], pending: set[Card]) -> list[LayOff]:
+    def _lay_offs_with_hand_cards(deal: DealState, rules: MeldRules, hand: list[Card],
+                                  pending: set[Card]) -> list[LayOff]:
         """W6: a pending card laid off together with other cards from the hand, with each reading of
         the wilds (5H with 6H on 7H 8H 9H). Only runs take more than one card: a set of 3 has room
         for one (W7)."""

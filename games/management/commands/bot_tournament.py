@@ -11,8 +11,8 @@ from games.engine.variants import VARIANTS
 
 
 class Command(BaseCommand):
-    help = ("Play computer levels A and B (or more) head to head for N deals (hands, deals or rounds) with seats and the "
-            "first player alternated, and print one JSON object: {\"variant\", \"deals\", \"levels\": {LEVEL: "
+    help = ("Play computer levels A and B (or more) head to head for N deals (hands, deals or rounds) with seats "
+            "and the first player alternated, and print one JSON object: {\"variant\", \"deals\", \"levels\": {LEVEL: "
             "{\"deal_share\", \"ci95\": [low, high], \"games_won\", \"decision_ms_p50\", \"decision_ms_p95\", "
             "\"decision_ms_p99\"}}}; "
             "a stalemate counts half a deal to each seat's level.")
