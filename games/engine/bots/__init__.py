@@ -7,7 +7,8 @@
   and Frayzy it also keeps its melds in hand until it can go out in one turn, while the other
   seats are far from going out (``STRONG_PLAY``).
 - expert: the strong level's choice checked by search over positions sampled from what it knows
-  (``search.ExpertPlayer``), at the draws, discards and melds that matter.
+  (``search.ExpertPlayer``), at the draws, discards and melds that matter, on a budget per variant
+  (``EXPERT_SEARCH``).
 
 Each sees only its own PlayerView and, optionally, its own ``memory.Memory`` of public events (the
 normal level reads it only to avoid taking back its own discards).
@@ -36,6 +37,14 @@ melds caught in hand count against the holder (F17); in Standard Rummy it lost d
 55.4% at seeds 7 and 8, against 59.0% and 59.7%). A Frustration contract goes down whole anyway
 (R10)."""
 
+EXPERT_SEARCH = {
+    "frayzy": {"samples": 24, "horizon": 6, "discards": 3, "confidence": 1.0, "time_ms": 250.0},
+}
+"""The expert's search budget per variant (``ExpertPlayer`` fields; the defaults elsewhere), chosen
+by ``manage.py bot_tournament`` against strong (figures in docs/computer-players.md): in Frayzy,
+more positions played on for fewer actions, three discards compared and a gain of one standard
+error enough to replace the strong choice."""
+
 
 def chooser(variant, level: str = "normal"):
     """The choose function of ``level`` for ``variant`` (the table's variant object, with its
@@ -49,7 +58,7 @@ def chooser(variant, level: str = "normal"):
     if level == "strong":
         return _strong(variant)
     if level == "expert":
-        return ExpertPlayer(_strong(variant), ComputerPlayer(variant))
+        return ExpertPlayer(_strong(variant), ComputerPlayer(variant), **EXPERT_SEARCH.get(variant.name, {}))
     raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")
 
 
