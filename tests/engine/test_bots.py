@@ -331,6 +331,24 @@ def test_tournament_alternates_seats():
     assert [match.seat_levels(game) for game in range(2)] == [["strong", "normal"], ["normal", "strong"]]
 
 
+def test_a_match_can_give_the_expert_another_time_budget():
+    """With no time at all the expert's search deals no position, so along a played deal it makes
+    the strong level's choices."""
+    match = Match("standard", 2, "budget", ["expert", "strong"], expert_time_ms=0.0)
+    assert Match("standard", 2, "budget", ["expert", "strong"]).choosers["expert"].time_ms == 100.0
+    expert, strong = match.choosers["expert"], match.choosers["strong"]
+    state = GameState.new(make_variant("standard"), 2, "budget")
+    memories = [[Memory(), Memory()], [Memory(), Memory()]]
+    for step in range(60):
+        seat = state.deal.turn
+        view = state.player_view(seat)
+        action = expert(view, random.Random(step), memories[0][seat])
+        assert action == strong(view, random.Random(step), memories[1][seat])
+        state, events = state.apply(seat, action)
+        for memory in memories[0] + memories[1]:
+            memory.observe(events)
+
+
 def test_unknown_level_is_refused():
     with pytest.raises(ValueError, match="unknown computer level"):
         chooser(make_variant("standard"), "master")

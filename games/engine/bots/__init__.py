@@ -7,7 +7,8 @@
   and Frayzy it also keeps its melds in hand until it can go out in one turn, while the other
   seats are far from going out (each variant's ``strong_play``).
 - expert: the strong level's choice checked by search over positions sampled from what it knows
-  (``search.ExpertPlayer``), at the draws, discards and melds that matter.
+  (``search.ExpertPlayer``), at the draws, discards and melds that matter, on a budget per variant
+  (each variant's ``expert_search``).
 
 Each sees only its own PlayerView and, optionally, its own ``memory.Memory`` of public events (the
 normal level reads it only to avoid taking back its own discards).
@@ -19,6 +20,8 @@ from .player import ComputerPlayer
 from .search import ExpertPlayer
 
 LEVELS = ("easy", "normal", "strong", "expert")
+
+
 def chooser(variant, level: str = "normal"):
     """The choose function of ``level`` for ``variant`` (the table's variant object, with its
     options, e.g. ``make_variant("frayzy", {"wilds": 4})``): ``choose(view, rng, memory=None) -> Action``.
@@ -31,7 +34,7 @@ def chooser(variant, level: str = "normal"):
     if level == "strong":
         return _strong(variant)
     if level == "expert":
-        return ExpertPlayer(_strong(variant), ComputerPlayer(variant))
+        return ExpertPlayer(_strong(variant), ComputerPlayer(variant), **variant.expert_search)
     raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")
 
 

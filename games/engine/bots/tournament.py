@@ -5,7 +5,8 @@ the same cards and the same first player as the other (seats and first player al
 Play stops once ``deals`` deals (hands, deals or rounds) have ended; a game cut short there is not
 counted in ``games_won``. Each seat keeps its own ``Memory``, fed only the public events of
 ``GameState.apply``, and its own random generator, all derived from ``seed``, so a match is
-reproducible (decision times aside).
+reproducible (decision times aside). The expert's time budget per decision can be set for a match
+(``expert_time_ms``), as its search deals fewer positions on a slower or busier machine.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import random
 import statistics
 import time
 from collections import defaultdict
+from dataclasses import replace
 
 from ..state import GameState
 from ..variants import make_variant
@@ -29,14 +31,18 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 class Match:
-    """One match: ``variant`` (a name), ``players`` seats, levels taking seats in turn.
+    """One match: ``variant`` (a name), ``players`` seats, levels taking seats in turn;
+    ``expert_time_ms``, when given, replaces the expert's time budget per decision (ms).
 
     ``play(deals)`` plays until ``deals`` deals have ended and returns the summary ``result()``.
     """
 
-    def __init__(self, variant: str, players: int, seed: str, levels: list[str]):
+    def __init__(self, variant: str, players: int, seed: str, levels: list[str],
+                 expert_time_ms: float | None = None):
         self.variant, self.players, self.seed, self.levels = variant, players, seed, levels
         self.choosers = {level: chooser(make_variant(variant), level) for level in levels}
+        if expert_time_ms is not None and "expert" in self.choosers:
+            self.choosers["expert"] = replace(self.choosers["expert"], time_ms=expert_time_ms)
         self.deal_scores: dict[str, list[float]] = {level: [] for level in levels}
         self.games_won = {level: 0 for level in levels}
         self.times: dict[str, list[float]] = {level: [] for level in levels}

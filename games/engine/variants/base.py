@@ -86,7 +86,8 @@ class Variant:
     "colour"), ``table_options`` (the lobby form's fields), the capabilities ``has_contracts``
     (R4), ``has_action_cards`` (F8), ``has_pending`` (W6: taken discards and freed wilds must be
     played this turn) and ``take_only_when_playable`` (W6), and ``strong_play`` (the strong
-    computer level's ``ComputerPlayer`` settings, docs/computer-players.md).
+    computer level's ``ComputerPlayer`` settings) and ``expert_search`` (the expert level's
+    ``ExpertPlayer`` search budget, its defaults where empty; both in docs/computer-players.md).
     """
 
     name = ""
@@ -106,6 +107,7 @@ class Variant:
     has_pending = False
     take_only_when_playable = False
     strong_play = MappingProxyType({})
+    expert_search = MappingProxyType({})
     do_not_call_in_templates = True
     min_players = 2
     max_players = 4

@@ -81,6 +81,8 @@ class Frayzy(Variant):
                              (EXTENDED_TARGET, f"Extended Play: {EXTENDED_TARGET} points"))),
     )
     strong_play = MappingProxyType({"holds_melds": True, "safe_hand": 4})
+    expert_search = MappingProxyType({"samples": 24, "horizon": 6, "discards": 3, "confidence": 1.0,
+                                      "time_ms": 250.0})
     min_players = 2
     max_players = 4
     players_rule = "F2"

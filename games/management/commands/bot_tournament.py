@@ -23,8 +23,10 @@ class Command(BaseCommand):
         parser.add_argument("--deals", type=int, default=100)
         parser.add_argument("--seed", default="1")
         parser.add_argument("--levels", default="strong,normal", help="two or more levels, e.g. strong,normal")
+        parser.add_argument("--expert-time-ms", type=float, default=None,
+                            help="the expert's time budget per decision in ms (default: its variant's)")
 
-    def handle(self, *args, variant, players, deals, seed, levels, **options):
+    def handle(self, *args, variant, players, deals, seed, levels, expert_time_ms, **options):
         chosen = levels.split(",")
         if len(chosen) < 2 or len(set(chosen)) != len(chosen) or any(level not in LEVELS for level in chosen):
             raise CommandError(f"--levels takes two or more different levels out of {', '.join(LEVELS)}, "
@@ -34,4 +36,6 @@ class Command(BaseCommand):
             raise CommandError(f"{VARIANTS[variant].title} is for {minimum}-{maximum} players")
         if deals < 1:
             raise CommandError("--deals must be at least 1")
-        self.stdout.write(json.dumps(Match(variant, players, seed, chosen).play(deals)))
+        if expert_time_ms is not None and expert_time_ms < 0:
+            raise CommandError("--expert-time-ms must be 0 or more")
+        self.stdout.write(json.dumps(Match(variant, players, seed, chosen, expert_time_ms).play(deals)))
