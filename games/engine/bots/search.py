@@ -128,7 +128,8 @@ class ExpertPlayer:
         weights = []
         for other in range(state.players):
             view = state.player_view(other)
-            draws = self.strong.shortfall(view) + (CONTRACT_DRAWS if view.laid_down and not view.laid_down[other] else 0)
+            contract_to_lay = self.strong.variant.has_contracts and not view.laid_down[other]
+            draws = self.strong.shortfall(view) + (CONTRACT_DRAWS if contract_to_lay else 0)
             weights.append(math.exp(-SHORTFALL_SCALE * draws))
         return weights[seat] / sum(weights)
 
