@@ -69,13 +69,12 @@ POINTS_WEIGHT = 0.01
 """Between discards of equal worth and danger, the one with more penalty points goes (S13, W14, F17)."""
 OUTS_COMPARED = 3
 """With ``informed``, how many of the best discards (by shortfall, then cost) are compared by their
-outs by default (``ComputerPlayer.outs_compared``; counting the outs of one 10-card hand takes
-about 50 ms)."""
+outs by default (``ComputerPlayer.outs_compared``; costs in docs/computer-players.md)."""
 MEASURED_HAND_LIMIT = 12
 """With ``informed``, a hand is measured by draws and outs (``efficiency``) only while it holds at most
-this many cards, or while it builds a Frustration contract (``_measures``); a larger one (a Frayzy
-Draw 5 can make it twenty, F14) is played like the normal level's, as the measure of melds grows
-steeply with the hand (outs: about 50 ms at 10 cards, 370 ms at 20)."""
+this many cards, or while it builds a contract (``_measures``); a larger one (a Draw 5 can make it
+twenty, F14) is played like the normal level's, as the measure of melds grows steeply with the hand
+(costs in docs/computer-players.md)."""
 OUT_WORTH = 5.0
 """With ``informed``, what one out kept weighs against a card's worth and danger (``evaluation``,
 ``danger``) between discards that leave the hand equally many draws from going out."""
@@ -89,9 +88,9 @@ def _takes_back_own_discard(variant, view: PlayerView, memory: Memory) -> bool:
     """True when the top discard is the very card (by key: of two copies, only the one it discarded)
     this seat discarded since the deal began or the stock was last rebuilt, where taking it is a
     choice (not where the take is offered only when the card can be played at once and puts it on
-    the table, ``variant.take_only_when_playable``, W6). Taking such cards back is how seats could pass the same cards round
-    for ever without drawing from the stock (two seats, each taking the other's discard: never
-    R16's stalemate), so both levels that remember draw instead."""
+    the table, ``variant.take_only_when_playable``, W6). Taking such cards back is how seats could
+    pass the same cards round for ever without drawing from the stock (two seats, each taking the
+    other's discard: never R16's stalemate), so both levels that remember draw instead."""
     top = view.discard_top
     return (not variant.take_only_when_playable and top is not None
             and top.key in memory.discarded.get(view.seat, ()))
@@ -120,13 +119,14 @@ def _keeping_taken_wild(view: PlayerView, rules: MeldRules, discards: list[Disca
 
 @dataclass(frozen=True)
 class ComputerPlayer:
-    """A computer player for ``variant`` (the table's variant object, with its options). The strong level sets ``informed`` (counts live cards, reads
-    its memory, plans by draws and outs) and, where it wins deals, ``holds_melds`` (keeps its melds in
-    hand until it can go out in one turn, while every other seat holds more than ``safe_hand``
-    cards), and compares its ``outs_compared`` best discards by their outs (``SAFE_HAND`` and
-    ``OUTS_COMPARED`` unless a variant measured other values better, ``Variant.strong_play``);
-    with ``counts_last_discard`` its hand measure counts that going out takes a discard (W12;
-    ``HandMeter``'s ``ends_with_discard``) and a card that would lay off may be kept as that discard.
+    """A computer player for ``variant`` (the table's variant object, with its options). The strong
+    level sets ``informed`` (counts live cards, reads its memory, plans by draws and outs) and, where it
+    wins deals, ``holds_melds`` (keeps its melds in hand until it can go out in one turn, while every
+    other seat holds more than ``safe_hand`` cards), and compares its ``outs_compared`` best discards by
+    their outs (``SAFE_HAND`` and ``OUTS_COMPARED`` unless a variant measured other values better,
+    ``Variant.strong_play``); with ``counts_last_discard`` its hand measure counts that going out takes
+    a discard (W12; ``HandMeter``'s ``ends_with_discard``) and a card that would lay off may be kept as
+    that discard.
 
     Call it as ``player(view, rng, memory=None) -> Action``: ``view`` is the seat's PlayerView,
     ``rng`` a random.Random for tie-breaks, ``memory`` the seat's Memory (the normal level reads
@@ -169,8 +169,8 @@ class ComputerPlayer:
 
     def _measures(self, view: PlayerView, size: int) -> bool:
         """Whether the informed level measures a hand of ``size`` cards by draws and outs: while a
-        Frustration contract is still to lay (R10) at any size, as the contract's missing cards cost
-        little to count (13 or 14 cards: p95 27 ms a decision); otherwise up to ``MEASURED_HAND_LIMIT``."""
+        contract is still to lay (R10) at any size, as the contract's missing cards cost little to
+        count; otherwise up to ``MEASURED_HAND_LIMIT``."""
         return self.informed and (bool(self._requirements(view)) or size <= MEASURED_HAND_LIMIT)
 
     def _draw(self, view: PlayerView, outlook: Outlook, memory: Memory | None) -> Action:

@@ -32,7 +32,8 @@ def _near(card: Card, codes: set[str], by_code: dict[str, Card]) -> bool:
         return False
     for code in codes:
         other = by_code[code]
-        if other.has_rank and (other.rank == card.rank or (other.suit == card.suit and abs(other.rank - card.rank) == 1)):
+        if other.has_rank and (other.rank == card.rank
+                               or (other.suit == card.suit and abs(other.rank - card.rank) == 1)):
             return True
     return False
 
