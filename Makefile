@@ -35,8 +35,10 @@ run: $(VENV_STAMP)
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PYTHON) manage.py runserver 127.0.0.1:8000
 
-# The import contracts first (.importlinter: dependencies point one way, no cycles), then one
+# Ruff first (ruff.toml: lint and import order), then the import contracts (.importlinter:
+# dependencies point one way, no cycles), then one
 # pytest-xdist worker per CPU: each has its own test database and Redis database (tests/conftest.py).
 test: $(VENV_STAMP)
+	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(PYTHON) -m pytest -n auto
