@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 
 from ..state import PlayerView
 
-CARD_EVENTS = ("draw_stock", "take_discard", "discard")
-
 
 @dataclass
 class Memory:
