@@ -13,6 +13,8 @@ from .errors import Refusal
 MELD_NUMBER_DIGITS = 4
 MOVE_TYPES = ("draw_stock", "take_discard", "lay_meld", "lay_off", "discard", "lay_contract")
 """Moves sent as ``action=<type>``; action cards (F14) come as ``play_card`` and ``choose_target`` fields."""
+MOVE_FIELDS = ("play_card", "choose_target", "swap", "reading", "lay_off_on", "action")
+"""The play form's fields that each name a move: each is a submit button's, so a POST carries one of them."""
 GROUP_FIELD = "group:"
 STANDS_FIELD = "stands:"
 MAX_GROUPS = 4
@@ -180,6 +182,14 @@ def _seat(text: str | None) -> int | None:
     return int(text)
 
 
+def _one_move(post: QueryDict) -> None:
+    """Refuse (400) a POST whose ``MOVE_FIELDS`` name more than one move: two fields, or one field
+    with two values, would otherwise make one of them win unseen."""
+    named = {(field, value) for field in MOVE_FIELDS for value in post.getlist(field)}
+    if len(named) > 1:
+        raise Refusal(400, "malformed", "Make one move at a time: this form asked for more than one.")
+
+
 def move_payload(post: QueryDict) -> tuple[int, dict]:
     """Read ``version`` and the action from the play form's fields.
 
@@ -192,12 +202,14 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
     that draws 5, for a Draw 5); ``choose_target`` (the seat a Draw 5 start card makes draw, F4).
     Returns ``(version, action_json)``.
 
-    Raises Refusal 400 when the version or the action is missing or malformed.
+    Raises Refusal 400 when the version or the action is missing or malformed, or when the fields
+    name more than one move (``MOVE_FIELDS``).
     """
     try:
         version = int(post.get("version", ""))
     except ValueError:
         raise Refusal(400, "malformed", "The move is missing the game version.") from None
+    _one_move(post)
     cards = post.getlist("cards")
     action_card = post.get("play_card")
     if action_card is not None:

@@ -459,3 +459,25 @@ def test_frayzy_refusals_are_422_and_change_nothing(case, htmx):
 
     assert_refused(response, 422, code, message, htmx)
     assert snapshot(game) == before
+
+
+AMBIGUOUS = {
+    "an action card and a discard": {"play_card": "SKIP", "action": "discard", "cards": ["R7"]},
+    "an action card and a draw": {"play_card": "SKIP", "action": "draw_stock"},
+    "two actions": {"action": ["discard", "lay_meld"], "cards": ["R7"]},
+    "a lay-off and a discard": {"lay_off_on": "1", "action": "discard", "cards": ["R7"]},
+    "two action cards": {"play_card": ["SKIP", "DRAW5"], "target": "2"},
+}
+
+
+@htmx_or_not
+@pytest.mark.parametrize("case", list(AMBIGUOUS))
+def test_a_form_naming_two_moves_is_400_and_changes_nothing(case, htmx):
+    game = make_started_game(players=2, seed="frayzy-ambiguous", variant="frayzy")
+    put_position(game, frayzy(hands=["R7 B12 SKIP DRAW5", "Y1 Y2"], melds=[(1, "R9 R10 R11")]).deal)
+    before = snapshot(game)
+
+    response = send(login(seat_to_move(game).user), game, {"version": str(game.version), **AMBIGUOUS[case]}, htmx)
+
+    assert_refused(response, 400, "malformed", "Make one move at a time: this form asked for more than one.", htmx)
+    assert snapshot(game) == before
