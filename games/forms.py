@@ -103,22 +103,34 @@ class ComputerPlayerForm(forms.Form):
         return str(self.data.get("level", ""))
 
 
-def _declared_wilds(text: str) -> dict[str, str]:
-    """``"7D=9C,2S=8H"`` -> ``{"7D": "9C", "2S": "8H"}``. Raises Refusal 400 when malformed."""
-    wilds = {}
-    for part in filter(None, text.split(",")):
-        key, equals, stands = part.partition("=")
-        if not (equals and key and stands):
-            raise Refusal(400, "malformed", "Say what each wild stands for.")
-        wilds[key] = stands
-    return wilds
+def _is_meld_number(text: str) -> bool:
+    """True when ``text`` is a meld number as the form sends it: 1-4 ASCII digits."""
+    return text.isascii() and text.isdigit() and len(text) <= MELD_NUMBER_DIGITS
 
 
 def _meld_number(text: str) -> int:
-    """A meld number from the form: 1-4 ASCII digits. Raises Refusal 400 otherwise."""
-    if not (text.isascii() and text.isdigit() and len(text) <= MELD_NUMBER_DIGITS):
+    """A meld number from the form (``_is_meld_number``). Raises Refusal 400 otherwise."""
+    if not _is_meld_number(text):
         raise Refusal(400, "malformed", "Choose a meld on the table.")
     return int(text)
+
+
+def _chosen_reading(reading: str, cards: list[str]) -> dict:
+    """The meld or lay-off a reading button names, with what its wilds stand for (0.3):
+    ``"-/7D=9C,2S=8H"`` a new meld, ``"3/2S=8H"`` a lay-off on meld 3. Returns the action JSON.
+
+    Raises Refusal 400 when the value is not one a reading button could carry (the page offers
+    only well-formed ones; whether its wilds may stand so is the engine's to say).
+    """
+    meld, _, declared = reading.partition("/")
+    pairs = [part.partition("=") for part in filter(None, declared.split(","))]
+    if not (meld == "-" or _is_meld_number(meld)) or not all(key and equals and stands
+                                                             for key, equals, stands in pairs):
+        raise Refusal(400, "malformed", "That reading is not one on offer: choose one of the readings shown.")
+    wilds = {key: stands for key, _, stands in pairs}
+    if meld == "-":
+        return {"type": "lay_meld", "cards": cards, "wilds": wilds}
+    return {"type": "lay_off", "meld": int(meld), "cards": cards, "wilds": wilds}
 
 
 def chosen_meld(post: QueryDict) -> int | None:
@@ -230,11 +242,7 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
     if reading is not None and reading.partition("/")[0] == CONTRACT_READING:
         return version, contract_payload(post)
     if reading is not None:
-        meld, _, declared = reading.partition("/")
-        wilds = _declared_wilds(declared)
-        if meld == "-":
-            return version, {"type": "lay_meld", "cards": cards, "wilds": wilds}
-        return version, {"type": "lay_off", "meld": _meld_number(meld), "cards": cards, "wilds": wilds}
+        return version, _chosen_reading(reading, cards)
     meld = post.get("lay_off_on")
     if meld is not None:
         return version, {"type": "lay_off", "meld": _meld_number(meld), "cards": cards}
