@@ -202,25 +202,29 @@ def _one_move(post: QueryDict) -> None:
         raise Refusal(400, "malformed", "Make one move at a time: this form asked for more than one.")
 
 
-def move_payload(post: QueryDict) -> tuple[int, dict]:
-    """Read ``version`` and the action from the play form's fields.
+def move_version(post: QueryDict) -> int:
+    """The game version the play form was drawn at (its ``version`` field). Raises Refusal 400
+    when it is missing or not a whole number."""
+    try:
+        return int(post.get("version", ""))
+    except ValueError:
+        raise Refusal(400, "malformed", "The move is missing the game version.") from None
 
-    Fields: ``version``; ``action`` (one of MOVE_TYPES) or ``lay_off_on`` (a meld number, which
+
+def move_payload(post: QueryDict) -> dict:
+    """The action (engine JSON) the play form's fields name.
+
+    Fields: ``action`` (one of MOVE_TYPES) or ``lay_off_on`` (a meld number, which
     means ``lay_off``); ``cards`` (card keys, repeated); ``reading`` (a meld or lay-off with what its
     wilds stand for, 0.3: ``"-/7D=9C"`` for a new meld, ``"3/2S=8H"`` for a lay-off on meld 3,
     ``"contract/JK=8H"`` for the lay-contract form);
     ``swap`` (a wild swap, W11: ``"meld:natural:wild"``); for ``lay_contract`` the fields of
     ``contract_payload``; ``play_card`` (a Frayzy action card's key, F14) with ``target`` (the seat
     that draws 5, for a Draw 5); ``choose_target`` (the seat a Draw 5 start card makes draw, F4).
-    Returns ``(version, action_json)``.
 
-    Raises Refusal 400 when the version or the action is missing or malformed, or when the fields
-    name more than one move (``MOVE_FIELDS``).
+    Raises Refusal 400 when the action is missing or malformed, or when the fields name more than
+    one move (``MOVE_FIELDS``).
     """
-    try:
-        version = int(post.get("version", ""))
-    except ValueError:
-        raise Refusal(400, "malformed", "The move is missing the game version.") from None
     _one_move(post)
     cards = post.getlist("cards")
     action_card = post.get("play_card")
@@ -228,31 +232,31 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
         payload = {"type": "play_action", "card": action_card}
         if action_card.partition("~")[0] == DRAW5:
             payload["target"] = _seat(post.get("target"))
-        return version, payload
+        return payload
     if "choose_target" in post:
-        return version, {"type": "choose_target", "target": _seat(post.get("choose_target"))}
+        return {"type": "choose_target", "target": _seat(post.get("choose_target"))}
     swap = post.get("swap")
     if swap is not None:
         meld, _, rest = swap.partition(":")
         card, _, wild = rest.partition(":")
         if not card:
             raise Refusal(400, "malformed", "Choose a wild to swap.")
-        return version, {"type": "swap_wild", "meld": _meld_number(meld), "card": card, **({"wild": wild} if wild else {})}
+        return {"type": "swap_wild", "meld": _meld_number(meld), "card": card, **({"wild": wild} if wild else {})}
     reading = post.get("reading")
     if reading is not None and reading.partition("/")[0] == CONTRACT_READING:
-        return version, contract_payload(post)
+        return contract_payload(post)
     if reading is not None:
-        return version, _chosen_reading(reading, cards)
+        return _chosen_reading(reading, cards)
     meld = post.get("lay_off_on")
     if meld is not None:
-        return version, {"type": "lay_off", "meld": _meld_number(meld), "cards": cards}
+        return {"type": "lay_off", "meld": _meld_number(meld), "cards": cards}
     kind = post.get("action")
     if kind not in MOVE_TYPES:
         raise Refusal(400, "malformed", "Choose an action.")
     if kind == "lay_contract":
-        return version, contract_payload(post)
+        return contract_payload(post)
     if kind == "discard":
         if len(cards) != 1:
             raise Refusal(400, "malformed", "Select exactly one card to discard.")
-        return version, {"type": kind, "card": cards[0]}
-    return version, {"type": kind, "cards": cards} if kind == "lay_meld" else {"type": kind}
+        return {"type": kind, "card": cards[0]}
+    return {"type": kind, "cards": cards} if kind == "lay_meld" else {"type": kind}

@@ -315,6 +315,42 @@ def test_malformed_payload_is_400(case, htmx):
     assert snapshot(game) == before
 
 
+STALE = "The game has moved on since your page was drawn; here is the board now."
+
+
+@pytest.mark.parametrize("case", [case for case, (fields, _) in MALFORMED.items() if fields.get("version") is V])
+def test_a_stale_version_wins_over_a_malformed_move(case):
+    game = make_started_game(players=2, seed="malformed-stale")
+    old_version = game.version
+    mover = drawn(game)
+    fields = {name: (str(old_version) if value is V else value) for name, value in MALFORMED[case][0].items()}
+    before = snapshot(game)
+
+    response = send(login(mover.user), game, fields, True)
+
+    assert_refused(response, 409, "stale_version", STALE, True)
+    assert f'name="version" value="{game.version}"' in response.content.decode()
+    assert snapshot(game) == before
+
+
+@htmx_or_not
+def test_a_wild_rummy_meld_with_a_garbled_reading_at_a_stale_version_is_409(htmx):
+    game = make_started_game(players=2, seed="wild-stale-reading", variant="wild")
+    mover = seat_to_move(game)
+    old_version = game.version - 1
+    fields = {"version": str(old_version), "reading": "no-such-reading", "cards": sorted(hand_keys(game, mover))[:3]}
+    before = snapshot(game)
+
+    response = send(login(mover.user), game, fields, htmx)
+
+    assert_refused(response, 409, "stale_version", STALE, htmx)
+    assert snapshot(game) == before
+    response = send(login(mover.user), game, {**fields, "version": str(game.version)}, htmx)
+    assert_refused(response, 400, "malformed", "That reading is not one on offer: choose one of the readings shown.",
+                   htmx)
+    assert snapshot(game) == before
+
+
 # ----- who may move -----------------------------------------------------------------------------
 
 @htmx_or_not
