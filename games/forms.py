@@ -13,6 +13,8 @@ from .models import DAY, TIME_PER_MOVE_CHOICES, Seat
 MELD_NUMBER_DIGITS = 4
 MOVE_TYPES = ("draw_stock", "take_discard", "lay_meld", "lay_off", "discard", "lay_contract")
 """Moves sent as ``action=<type>``; action cards (F14) come as ``play_card`` and ``choose_target`` fields."""
+MOVE_FIELDS = ("play_card", "choose_target", "swap", "reading", "lay_off_on", "action")
+"""The play form's fields that each name a move: each is a submit button's, so a POST carries one of them."""
 GROUP_FIELD = "group:"
 STANDS_FIELD = "stands:"
 MAX_GROUPS = 4
@@ -101,22 +103,34 @@ class ComputerPlayerForm(forms.Form):
         return str(self.data.get("level", ""))
 
 
-def _declared_wilds(text: str) -> dict[str, str]:
-    """``"7D=9C,2S=8H"`` -> ``{"7D": "9C", "2S": "8H"}``. Raises Refusal 400 when malformed."""
-    wilds = {}
-    for part in filter(None, text.split(",")):
-        key, equals, stands = part.partition("=")
-        if not (equals and key and stands):
-            raise Refusal(400, "malformed", "Say what each wild stands for.")
-        wilds[key] = stands
-    return wilds
+def _is_meld_number(text: str) -> bool:
+    """True when ``text`` is a meld number as the form sends it: 1-4 ASCII digits."""
+    return text.isascii() and text.isdigit() and len(text) <= MELD_NUMBER_DIGITS
 
 
 def _meld_number(text: str) -> int:
-    """A meld number from the form: 1-4 ASCII digits. Raises Refusal 400 otherwise."""
-    if not (text.isascii() and text.isdigit() and len(text) <= MELD_NUMBER_DIGITS):
+    """A meld number from the form (``_is_meld_number``). Raises Refusal 400 otherwise."""
+    if not _is_meld_number(text):
         raise Refusal(400, "malformed", "Choose a meld on the table.")
     return int(text)
+
+
+def _chosen_reading(reading: str, cards: list[str]) -> dict:
+    """The meld or lay-off a reading button names, with what its wilds stand for (0.3):
+    ``"-/7D=9C,2S=8H"`` a new meld, ``"3/2S=8H"`` a lay-off on meld 3. Returns the action JSON.
+
+    Raises Refusal 400 when the value is not one a reading button could carry (the page offers
+    only well-formed ones; whether its wilds may stand so is the engine's to say).
+    """
+    meld, _, declared = reading.partition("/")
+    pairs = [part.partition("=") for part in filter(None, declared.split(","))]
+    if not (meld == "-" or _is_meld_number(meld)) or not all(key and equals and stands
+                                                             for key, equals, stands in pairs):
+        raise Refusal(400, "malformed", "That reading is not one on offer: choose one of the readings shown.")
+    wilds = {key: stands for key, _, stands in pairs}
+    if meld == "-":
+        return {"type": "lay_meld", "cards": cards, "wilds": wilds}
+    return {"type": "lay_off", "meld": int(meld), "cards": cards, "wilds": wilds}
 
 
 def chosen_meld(post: QueryDict) -> int | None:
@@ -181,60 +195,70 @@ def _seat(text: str | None) -> int | None:
     return int(text)
 
 
-def move_payload(post: QueryDict) -> tuple[int, dict]:
-    """Read ``version`` and the action from the play form's fields.
+def _one_move(post: QueryDict) -> None:
+    """Refuse (400) a POST whose ``MOVE_FIELDS`` name more than one move: two fields, or one field
+    with two values, would otherwise make one of them win unseen."""
+    named = {(field, value) for field in MOVE_FIELDS for value in post.getlist(field)}
+    if len(named) > 1:
+        raise Refusal(400, "malformed", "Make one move at a time: this form asked for more than one.")
 
-    Fields: ``version``; ``action`` (one of MOVE_TYPES) or ``lay_off_on`` (a meld number, which
+
+def move_version(post: QueryDict) -> int:
+    """The game version the play form was drawn at (its ``version`` field). Raises Refusal 400
+    when it is missing or not a whole number."""
+    try:
+        return int(post.get("version", ""))
+    except ValueError:
+        raise Refusal(400, "malformed", "The move is missing the game version.") from None
+
+
+def move_payload(post: QueryDict) -> dict:
+    """The action (engine JSON) the play form's fields name.
+
+    Fields: ``action`` (one of MOVE_TYPES) or ``lay_off_on`` (a meld number, which
     means ``lay_off``); ``cards`` (card keys, repeated); ``reading`` (a meld or lay-off with what its
     wilds stand for, 0.3: ``"-/7D=9C"`` for a new meld, ``"3/2S=8H"`` for a lay-off on meld 3,
     ``"contract/JK=8H"`` for the lay-contract form);
     ``swap`` (a wild swap, W11: ``"meld:natural:wild"``); for ``lay_contract`` the fields of
     ``contract_payload``; ``play_card`` (a Frayzy action card's key, F14) with ``target`` (the seat
     that draws 5, for a Draw 5); ``choose_target`` (the seat a Draw 5 start card makes draw, F4).
-    Returns ``(version, action_json)``.
 
-    Raises Refusal 400 when the version or the action is missing or malformed.
+    Raises Refusal 400 when the action is missing or malformed, or when the fields name more than
+    one move (``MOVE_FIELDS``).
     """
-    try:
-        version = int(post.get("version", ""))
-    except ValueError:
-        raise Refusal(400, "malformed", "The move is missing the game version.") from None
+    _one_move(post)
     cards = post.getlist("cards")
     action_card = post.get("play_card")
     if action_card is not None:
         payload = {"type": "play_action", "card": action_card}
         if action_card.partition("~")[0] == DRAW5:
             payload["target"] = _seat(post.get("target"))
-        return version, payload
+        return payload
     if "choose_target" in post:
-        return version, {"type": "choose_target", "target": _seat(post.get("choose_target"))}
+        return {"type": "choose_target", "target": _seat(post.get("choose_target"))}
     swap = post.get("swap")
     if swap is not None:
         meld, _, rest = swap.partition(":")
         card, _, wild = rest.partition(":")
         if not card:
             raise Refusal(400, "malformed", "Choose a wild to swap.")
-        return version, {"type": "swap_wild", "meld": _meld_number(meld), "card": card,
-                         **({"wild": wild} if wild else {})}
+        return {"type": "swap_wild", "meld": _meld_number(meld), "card": card,
+                **({"wild": wild} if wild else {})}
     reading = post.get("reading")
     if reading is not None and reading.partition("/")[0] == CONTRACT_READING:
-        return version, contract_payload(post)
+        return contract_payload(post)
     if reading is not None:
-        meld, _, declared = reading.partition("/")
-        wilds = _declared_wilds(declared)
-        if meld == "-":
-            return version, {"type": "lay_meld", "cards": cards, "wilds": wilds}
-        return version, {"type": "lay_off", "meld": _meld_number(meld), "cards": cards, "wilds": wilds}
+        return _chosen_reading(reading, cards)
     meld = post.get("lay_off_on")
     if meld is not None:
-        return version, {"type": "lay_off", "meld": _meld_number(meld), "cards": cards}
+        return {"type": "lay_off", "meld": _meld_number(meld), "cards": cards}
     kind = post.get("action")
     if kind not in MOVE_TYPES:
         raise Refusal(400, "malformed", "Choose an action.")
     if kind == "lay_contract":
-        return version, contract_payload(post)
+        return contract_payload(post)
     if kind == "discard":
         if len(cards) != 1:
             raise Refusal(400, "malformed", "Select exactly one card to discard.")
-        return version, {"type": kind, "card": cards[0]}
-    return version, {"type": kind, "cards": cards} if kind == "lay_meld" else {"type": kind}
+        return {"type": kind, "card": cards[0]}
+    return {"type": kind, "cards": cards} if kind == "lay_meld" else {"type": kind}

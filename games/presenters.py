@@ -79,6 +79,9 @@ class SeatPanel:
     place: int | None
     time_left: str = ""
     autopilot: bool = False
+    former_player: str = ""
+    """The person a computer took the seat from (they left, or a moderator removed or suspended
+    them), or empty: the record names them beside the computer that played on."""
 
 
 @dataclass(frozen=True)
@@ -458,7 +461,8 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
                             view.turn == seat.position and view.phase != Phase.GAME_OVER,
                             view.dealer == seat.position, view.hand_sizes[seat.position],
                             view.totals[seat.position], seat.place, time_left(seat.deadline),
-                            seat.autopilot) for seat in board.seats],
+                            seat.autopilot, seat.former_user.username if seat.is_bot and seat.former_user_id else "")
+                  for seat in board.seats],
         "hand": [hand_card(c) for c in order(list(view.hand)) if c not in pending],
         "melds": [MeldPanel(m, names[m.owner], m.id in lay_off_melds,
                             tuple(TableCard(c, m.shape.stands_for(c)) for c in m.shape.cards), _swap_choices(view, m))

@@ -21,7 +21,15 @@ from . import services, turn_clock
 from .direct_play import saved_order
 from .engine.variants import VARIANTS
 from .errors import Refusal
-from .forms import ComputerPlayerForm, NewTableForm, chosen_meld, contract_choices, contract_stands, move_payload
+from .forms import (
+    ComputerPlayerForm,
+    NewTableForm,
+    chosen_meld,
+    contract_choices,
+    contract_stands,
+    move_payload,
+    move_version,
+)
 from .models import Game
 from .presenters import RefusedForm, board_context
 
@@ -134,6 +142,18 @@ def _refused_form(post) -> RefusedForm:
                        contract_stands(post))
 
 
+def _move_form(request: HttpRequest, game_id: int) -> tuple[int, dict]:
+    """The play form's version and action. A malformed action is refused only after the seat, the
+    game's status and the version are checked (``services.check_move``), as for any other move: a
+    page drawn at an older version gets the fresh board (409) whatever its form carried."""
+    version = move_version(request.POST)
+    try:
+        return version, move_payload(request.POST)
+    except Refusal:
+        services.check_move(request.user, game_id, version)
+        raise
+
+
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
@@ -142,7 +162,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
     if is_ratelimited(request, group="games.move", key="user", rate=settings.RUMMY_MOVE_RATE, increment=True):
         return _refused(request, game_id, Refusal(RATE_LIMITED, "rate_limited", "Too many moves; wait a moment."))
     try:
-        version, payload = move_payload(request.POST)
+        version, payload = _move_form(request, game_id)
         board = services.submit_play(request.user, game_id, version, payload)
     except Refusal as refusal:
         return _refused(request, game_id, refusal, _refused_form(request.POST))

@@ -1,6 +1,6 @@
 """Game record, replay and export pages. Thin: authorize through ``games.services.access_board``
-(the same rule as the game page: a seated player, or anyone signed in at a public table), build
-with ``records.presenters``, render."""
+(``access_deals`` where no board is shown; the same rule as the game page: a seated player, or
+anyone signed in at a public table), build with ``records.presenters``, render."""
 from __future__ import annotations
 
 import json
@@ -107,16 +107,16 @@ def game_deal_summary(request: HttpRequest, game_id: int, number: int) -> HttpRe
     the running totals (Frustration: who advanced). The fragment for HTMX (the table shows it when
     the next deal starts), else a page. 404 for no such deal, 409 while it is being played."""
     try:
-        board = services.access_board(request.user, game_id)
+        game, seats, deals = services.access_deals(request.user, game_id)
     except Refusal as refusal:
         return _refused(request, refusal)
-    deal = board.game.deals.filter(number=number).first()
+    deal = next((row for row in deals if row.number == number), None)
     if deal is None:
         return _refused(request, Refusal(404, "no_such_deal", "This game has no such deal."))
     if deal.result is None:
         return _refused(request, Refusal(409, "deal_in_play", "This deal is still being played."))
-    summary = deal_summary(board.game, board.seats, deal, board.results)
-    context = {"game": board.game, "summary": summary,
-               "title": f"{board.game}: how {summary.word.lower()} {number} ended"}
+    summary = deal_summary(game, seats, deal, [row.result for row in deals if row.result])
+    context = {"game": game, "summary": summary,
+               "title": f"{game}: how {summary.word.lower()} {number} ended"}
     template = "records/_deal_summary.html" if request.htmx else "records/deal_summary.html"
     return render(request, template, context)

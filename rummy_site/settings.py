@@ -347,10 +347,11 @@ LOGGING = {
     },
     "filters": {
         "suspicious_request_as_warning": {"()": "rummy_site.log_filters.SuspiciousRequestAsWarning"},
+        "refused_request_without_traceback": {"()": "rummy_site.log_filters.RefusedRequestWithoutTraceback"},
     },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain",
-                    "filters": ["suspicious_request_as_warning"]},
+                    "filters": ["suspicious_request_as_warning", "refused_request_without_traceback"]},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {

@@ -338,6 +338,7 @@ def test_the_statement_timeout_cancels_a_slow_statement(settings):
             cursor.execute("SELECT pg_sleep(2)")
     finally:
         wrapper.close()
+        wrapper.close_pool()
     assert "statement_timeout=" in settings.DATABASES["default"]["OPTIONS"]["options"]
     assert settings.DATABASES["default"]["OPTIONS"]["connect_timeout"] > 0
 

@@ -73,18 +73,14 @@ def _one_snapshot():
 
 
 def seats_with_game(game_id: int, *, lock: bool) -> tuple[Game, list[Seat]]:
-    """``game_id``'s row and its seats by position (with users), in one query: the seats joined
-    with their game. With ``lock``, the game row is locked for update (``FOR UPDATE OF`` the game
-    alone) and each seat carries what the turn clock and the badges need (``away``,
-    ``waiting_elsewhere``). A table without seats costs one more query.
-
-    After waiting for the lock, PostgreSQL returns the game row as the lock holder left it but the
-    seats as they were when the query began; every change of seats bumps the version, so such
-    seats only ever come with a version the caller's check refuses (``_refuse_stale``).
-
-    Raises Refusal 404 (no such game).
-    """
-    query = Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("position")
+    """``game_id``'s row and its seats by position (with their users and former users), in one query:
+    the seats joined with their game. With ``lock``, the game row is locked for update (``FOR UPDATE
+    OF`` the game alone) and each seat carries what the turn clock and the badges need (``away``,
+    ``waiting_elsewhere``). A table without seats costs one more query. After waiting for the lock,
+    PostgreSQL returns the game row as the lock holder left it but the seats as they were when the query
+    began; every change of seats bumps the version, so such seats only ever come with a version the
+    caller's check refuses (``_refuse_stale``). Raises Refusal 404 (no such game)."""
+    query = Seat.objects.filter(game_id=game_id).select_related("game", "user", "former_user").order_by("position")
     if lock:
         query = query.select_for_update(of=("game",)).annotate(away=away_now()).with_waiting_elsewhere()
     seats = list(query)
@@ -99,6 +95,27 @@ def seats_with_game(game_id: int, *, lock: bool) -> tuple[Game, list[Seat]]:
     return game, seats
 
 
+def _watched_game(user, game_id: int) -> tuple[Game, list[Seat]]:
+    """``seats_with_game`` (read only) of a game ``user`` may watch. Raises Refusal 404 (no such
+    game) or 403 (a private game the user has no seat at)."""
+    game, seats = seats_with_game(game_id, lock=False)
+    if not can_watch(user, game, seats):
+        raise Refusal(403, "not_seated", "This is a private table; join it with its invite link.")
+    return game, seats
+
+
+def access_deals(user, game_id: int) -> tuple[Game, list[Seat], list[Deal]]:
+    """The row of ``game_id``, its seats by position (with users) and its deals by number, as
+    ``user`` may see them, from one snapshot (read only, no lock): two queries, no cards, for the
+    pages that need a deal's result rather than the board.
+
+    Raises Refusal 404 (no such game) or 403 (a private game the user has no seat at).
+    """
+    with _one_snapshot():
+        game, seats = _watched_game(user, game_id)
+        return game, seats, list(game.deals.order_by("number"))
+
+
 def access_board(user, game_id: int) -> Board:
     """Load the board of ``game_id`` as ``user`` may see it, every row from one snapshot (read only,
     no lock): four queries (seats with their game, deals, cards with melds, latest moves).
@@ -106,10 +123,8 @@ def access_board(user, game_id: int) -> Board:
     Raises Refusal 404 (no such game) or 403 (a private game the user has no seat at).
     """
     with _one_snapshot():
-        game, seats = seats_with_game(game_id, lock=False)
+        game, seats = _watched_game(user, game_id)
         seat = seat_of(user, seats)
-        if not can_watch(user, game, seats):
-            raise Refusal(403, "not_seated", "This is a private table; join it with its invite link.")
         rows = store.load_rows(game, seats)
         state = store.load_state(rows) if rows.deal is not None else None
         return board_of(rows, state, seat)

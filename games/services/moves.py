@@ -51,6 +51,31 @@ def _refuse_stale(user, game: Game) -> None:
     raise Refusal(409, "stale_version", "The game has moved on since your page was drawn; here is the board now.")
 
 
+def _mover_seat(user, game: Game, seats: list[Seat], version: int) -> Seat:
+    """``user``'s seat among ``seats`` when they may move in ``game`` at ``version``.
+
+    Raises Refusal: 403 not seated; 409 game not in play, stale version.
+    """
+    seat = seat_of(user, seats)
+    if seat is None:
+        raise Refusal(403, "not_seated", "You do not have a seat at this table.")
+    if game.status != Game.Status.ACTIVE:
+        raise Refusal(409, "game_over" if game.status == Game.Status.FINISHED else "not_started",
+                      "This game is not in play.")
+    if version != game.version:
+        _refuse_stale(user, game)
+    return seat
+
+
+def check_move(user, game_id: int, version: int) -> None:
+    """Raise the Refusal ``submit_move`` would give ``user`` before it reads the action (read
+    without a lock): 404 no such game, 403 not seated, 409 not in play or stale version; return
+    when there is none. A malformed move form is checked with it first, so that a page drawn at an
+    older version gets the fresh board (409) whatever its form carried."""
+    game, seats = seats_with_game(game_id, lock=False)
+    _mover_seat(user, game, seats, version)
+
+
 def submit_move(user, game_id: int, version: int, action_json: dict) -> Board:
     """Apply ``user``'s action (JSON, see ``engine.actions``) made against ``version``, and return
     the mover's board after it, drawn from the state in memory.
@@ -64,14 +89,7 @@ def submit_move(user, game_id: int, version: int, action_json: dict) -> Board:
     """
     with transaction.atomic():
         game, seats = seats_with_game(game_id, lock=True)
-        seat = seat_of(user, seats)
-        if seat is None:
-            raise Refusal(403, "not_seated", "You do not have a seat at this table.")
-        if game.status != Game.Status.ACTIVE:
-            raise Refusal(409, "game_over" if game.status == Game.Status.FINISHED else "not_started",
-                          "This game is not in play.")
-        if version != game.version:
-            _refuse_stale(user, game)
+        seat = _mover_seat(user, game, seats, version)
         try:
             action = action_from_json(action_json)
         except IllegalAction as error:

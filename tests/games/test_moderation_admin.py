@@ -1,6 +1,9 @@
 """Moderation through the admin over HTTP: a moderator can carry out every action (each asks for a
 reason first) and inspect hidden state; anonymous users, ordinary players and staff outside the
 Moderators group reach none of the moderation pages, and their action posts change nothing."""
+import io
+import logging
+
 import pytest
 from django.contrib.admin import helpers
 from django.contrib.auth.models import Permission
@@ -283,3 +286,22 @@ def test_a_report_changes_only_through_its_actions(scene):
     client.post(url, {"status": "dismissed", "note": "Edited.", "_save": "Save"})
     report.refresh_from_db()
     assert (report.status, report.note) == ("open", "")
+
+
+def test_a_moderator_refused_a_page_is_answered_403_and_logged_in_one_line(scene):
+    console = next(handler for handler in logging.getLogger("django").handlers if handler.name == "console")
+    viewer = make_user("viewer")
+    viewer.is_staff = True
+    viewer.save()
+    viewer.user_permissions.add(Permission.objects.get(codename="view_game"))
+    hidden_url = reverse("admin:games_game_hidden_state", args=[scene["game"].pk])
+    log = io.StringIO()
+    stream = console.setStream(log)
+    try:
+        response = login(viewer).get(hidden_url)
+    finally:
+        console.setStream(stream)
+
+    assert response.status_code == 403
+    [line] = log.getvalue().splitlines()
+    assert line.endswith(f" WARNING django.request: Forbidden (Permission denied): {hidden_url}")

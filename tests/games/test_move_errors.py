@@ -300,6 +300,12 @@ MALFORMED = {
     "lay_off_on 5000 digits": ({"version": V, "lay_off_on": "9" * 5000, "cards": ["AS"]},
                                "Choose a meld on the table."),
     "swap on a 5000-digit meld": ({"version": V, "swap": "9" * 5000 + ":AS"}, "Choose a meld on the table."),
+    "reading naming no meld": ({"version": V, "reading": "garbage", "cards": ["AS"]},
+                               "That reading is not one on offer: choose one of the readings shown."),
+    "reading on a 5000-digit meld": ({"version": V, "reading": "9" * 5000 + "/AS=2H", "cards": ["AS"]},
+                                     "That reading is not one on offer: choose one of the readings shown."),
+    "reading with a wild standing for nothing": ({"version": V, "reading": "-/AS", "cards": ["AS"]},
+                                                 "That reading is not one on offer: choose one of the readings shown."),
     "lay_meld with no cards": ({"version": V, "action": "lay_meld"}, "Choose one or more cards."),
     "lay_meld with a card twice": ({"version": V, "action": "lay_meld", "cards": ["AS", "AS", "2S"]},
                                    "The same card was chosen twice."),
@@ -321,6 +327,42 @@ def test_malformed_payload_is_400(case, htmx):
     response = send(login(mover.user), game, fields, htmx)
 
     assert_refused(response, 400, "malformed", message, htmx)
+    assert snapshot(game) == before
+
+
+STALE = "The game has moved on since your page was drawn; here is the board now."
+
+
+@pytest.mark.parametrize("case", [case for case, (fields, _) in MALFORMED.items() if fields.get("version") is V])
+def test_a_stale_version_wins_over_a_malformed_move(case):
+    game = make_started_game(players=2, seed="malformed-stale")
+    old_version = game.version
+    mover = drawn(game)
+    fields = {name: (str(old_version) if value is V else value) for name, value in MALFORMED[case][0].items()}
+    before = snapshot(game)
+
+    response = send(login(mover.user), game, fields, True)
+
+    assert_refused(response, 409, "stale_version", STALE, True)
+    assert f'name="version" value="{game.version}"' in response.content.decode()
+    assert snapshot(game) == before
+
+
+@htmx_or_not
+def test_a_wild_rummy_meld_with_a_garbled_reading_at_a_stale_version_is_409(htmx):
+    game = make_started_game(players=2, seed="wild-stale-reading", variant="wild")
+    mover = seat_to_move(game)
+    old_version = game.version - 1
+    fields = {"version": str(old_version), "reading": "no-such-reading", "cards": sorted(hand_keys(game, mover))[:3]}
+    before = snapshot(game)
+
+    response = send(login(mover.user), game, fields, htmx)
+
+    assert_refused(response, 409, "stale_version", STALE, htmx)
+    assert snapshot(game) == before
+    response = send(login(mover.user), game, {**fields, "version": str(game.version)}, htmx)
+    assert_refused(response, 400, "malformed", "That reading is not one on offer: choose one of the readings shown.",
+                   htmx)
     assert snapshot(game) == before
 
 
@@ -473,4 +515,26 @@ def test_frayzy_refusals_are_422_and_change_nothing(case, htmx):
     response = post_move(login(seat_to_move(game).user), game, action, game.version, htmx=htmx)
 
     assert_refused(response, 422, code, message, htmx)
+    assert snapshot(game) == before
+
+
+AMBIGUOUS = {
+    "an action card and a discard": {"play_card": "SKIP", "action": "discard", "cards": ["R7"]},
+    "an action card and a draw": {"play_card": "SKIP", "action": "draw_stock"},
+    "two actions": {"action": ["discard", "lay_meld"], "cards": ["R7"]},
+    "a lay-off and a discard": {"lay_off_on": "1", "action": "discard", "cards": ["R7"]},
+    "two action cards": {"play_card": ["SKIP", "DRAW5"], "target": "2"},
+}
+
+
+@htmx_or_not
+@pytest.mark.parametrize("case", list(AMBIGUOUS))
+def test_a_form_naming_two_moves_is_400_and_changes_nothing(case, htmx):
+    game = make_started_game(players=2, seed="frayzy-ambiguous", variant="frayzy")
+    put_position(game, frayzy(hands=["R7 B12 SKIP DRAW5", "Y1 Y2"], melds=[(1, "R9 R10 R11")]).deal)
+    before = snapshot(game)
+
+    response = send(login(seat_to_move(game).user), game, {"version": str(game.version), **AMBIGUOUS[case]}, htmx)
+
+    assert_refused(response, 400, "malformed", "Make one move at a time: this form asked for more than one.", htmx)
     assert snapshot(game) == before

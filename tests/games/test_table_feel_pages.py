@@ -180,9 +180,9 @@ def test_frayzy_sorts_by_colour_and_its_empty_score_sheet_says_round():
     assert "No round finished yet." in body and "No hand finished" not in body
 
 
-SUMMARY_QUERIES = 8
-"""GET a deal's summary: session, user, the board's reads (seats with their game, the deal, its
-cards with melds, the latest moves), the deal asked for, and its leftover hands."""
+SUMMARY_QUERIES = 5
+"""GET a deal's summary: session, user, the seats with their game, the game's deals (the one asked
+for and every result, for the running totals), and its leftover hands; not the board."""
 
 
 def test_a_deal_summary_takes_a_fixed_number_of_queries(django_assert_num_queries):

@@ -3,11 +3,13 @@ move list in card notation) and the replay viewer, through HTTP."""
 import re
 
 import pytest
+from django.urls import reverse
 
 from games.engine.commitment import deal_commitment
 from games.models import Deal, Game, Move
+from moderation import services as moderation
 from records.replay import logged_moves, replay, replay_log
-from tests.factories import login, make_table, make_user
+from tests.factories import login, make_started_game, make_table, make_user
 from tests.records.helpers import computer_game, people_game
 
 pytestmark = pytest.mark.django_db
@@ -129,3 +131,20 @@ def test_in_play_ended_deals_reveal_their_seeds_but_draws_stay_unnamed_until_the
     assert current.seed not in body and current.commitment in body
     assert body.count('data-testid="seed-matches"') == len(ended)
     assert "<code>draw</code>" in body and not re.search(r"<code>draw \w", body)
+
+
+def test_the_record_of_a_game_aborted_when_its_people_left_names_them():
+    game = make_started_game(players=2, humans=["alice", "bob"], seed="record-aborted")
+    alice, bob = (seat.user for seat in game.seats.select_related("user").order_by("position"))
+    moderation.leave_game(alice, game.pk)
+    moderation.leave_game(bob, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+
+    body = record(login(make_user()), game).content.decode()
+
+    shown = re.findall(r'<tr data-testid="record-seat"><td>[^<]*</td><th scope="row">(.*?)</th>', body)
+    assert shown == [
+        f'<a href="{reverse("profile", args=[name])}">{name}</a> <span class="seat-handover" '
+        f'data-testid="seat-handover">(left; Computer {number} (normal) played on)</span>'
+        for number, name in ((1, "alice"), (2, "bob"))]
