@@ -31,7 +31,7 @@ HIDDEN_CARD_TEXT = """() => {
     return hit !== null && hit.closest("[data-card]") === card;
   };
   const texts = "#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name, "
-    + "#board .meld .card-wild-mark, #board .meld .card-stands";
+    + "#board :is(.meld, .hand) .card-wild-mark, #board .meld .card-stands";
   for (const el of document.querySelectorAll(texts)) {
     const card = el.closest("[data-card]");
     el.scrollIntoView({block: "center"});
@@ -56,7 +56,7 @@ def test_no_table_in_play_scrolls_sideways_or_hides_card_text(ana):
         expect(ana.locator(".seats")).to_be_visible()
         if found := overflow_at_each_width(ana, name):
             overflows[name] = found
-        for size in (DESKTOP, PHONE):
+        for size in (DESKTOP, PHONE, NARROWEST):
             ana.set_viewport_size(size)
             if found := ana.evaluate(HIDDEN_CARD_TEXT):
                 hidden[f"{name}-{size['width']}"] = found
