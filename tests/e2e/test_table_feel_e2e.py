@@ -250,6 +250,17 @@ def test_a_page_whose_websocket_is_down_still_catches_up(ana):
                           timeout=10_000)
 
 
+def test_a_hidden_option_of_another_game_does_not_block_opening_a_table(ana):
+    """A Standard target below its minimum, then another game chosen: the table opens (the hidden
+    field used to fail the browser's form check without a word)."""
+    ana.goto("/")
+    form = ana.locator("form[data-table-form]")
+    form.locator("input[name=target]").fill("20")
+    form.locator("select[name=variant]").select_option("wild")
+    form.get_by_role("button", name="Open table").click()
+    expect(ana).to_have_url(re.compile(r"/games/\d+/$"))
+
+
 def test_the_lobby_shows_only_the_chosen_games_options(ana):
     """Tick boxes included: their row's flex rule must not outrank ``hidden``."""
     ana.goto("/")

@@ -152,6 +152,13 @@ def test_the_lobby_form_marks_each_games_options_and_tick_boxes_have_no_colon():
     assert not re.search(r'<label for="id_(is_private|going_rummy|absence_stops_clock)">[^<]*:</label>', body)
 
 
+def test_another_games_option_out_of_bounds_does_not_refuse_the_table():
+    user = make_user()
+    response = login(user).post(reverse("game_new"), {"variant": "wild", "players": 2, "target": 20})
+    assert response.status_code == 302
+    assert Game.objects.get(seats__user=user).variant == "wild"
+
+
 def test_open_tables_show_their_time_per_move_and_the_waiting_room_names_a_computer_once():
     host = make_user("host")
     game = make_table(host, players=3, time_per_move=120)
