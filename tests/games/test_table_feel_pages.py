@@ -59,6 +59,7 @@ def test_cards_are_images_named_in_words_and_only_the_banner_and_latest_move_are
     assert 'data-card="QH" role="img" aria-label="queen of hearts"' in body
     assert 'data-card="9S" role="img" aria-label="9 of spades"' in body
     assert 'role="group" aria-label="Meld of ben"' in body
+    assert '<span class="meld-owner" title="ben">ben</span>' in body  # its whole name where it is cut
     opening = re.search(r'<section id="board"[^>]*>', body).group(0)
     assert "aria-live" not in opening
     assert 'class="turn-banner turn-banner-you" role="status"' in body
@@ -150,6 +151,14 @@ def test_the_lobby_form_marks_each_games_options_and_tick_boxes_have_no_colon():
     assert 'data-variant-option="frayzy"' in body and "js/lobby.js" in body
     assert "Private table (join by invite link only)</label>" in body
     assert not re.search(r'<label for="id_(is_private|going_rummy|absence_stops_clock)">[^<]*:</label>', body)
+
+
+def test_only_a_long_word_of_a_name_gets_break_points():
+    from games.templatetags.names import breakable
+
+    assert breakable("Computer 3 (strong)") == "Computer 3 (strong)"
+    assert breakable("a<b") == "a&lt;b"
+    assert breakable("Longnamexxxxx & co") == "Long<wbr>name<wbr>xxxx<wbr>x &amp; co"
 
 
 def test_another_games_option_out_of_bounds_does_not_refuse_the_table():
