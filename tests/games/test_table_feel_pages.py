@@ -123,6 +123,24 @@ def test_the_next_deal_offers_the_summary_until_another_deal_ends():
     assert "deal-summary-slot" not in board(make_started_game(players=2, seed="feel-fresh"))
 
 
+def test_a_finished_game_shows_its_standings_not_the_last_deals_summary_over_them():
+    game = make_started_game(players=2, humans=["ana", "ben"], seed="feel-last", options={"target": 25})
+    play_moves(game, seed="feel-last")
+    last = game.deals.exclude(result=None).order_by("number").last()
+    body = board(game)
+    assert "deal-summary-slot" not in body and "data-summary-url" not in body
+    assert 'class="standings' in body
+    assert f'href="{reverse("game_deal_summary", args=[game.pk, last.number])}"' in body
+
+
+def test_a_stopped_game_shows_no_stale_summary():
+    stopped = going_out_game()
+    for status in (Game.Status.ABORTED, Game.Status.VOIDED):
+        Game.objects.filter(pk=stopped.pk).update(status=status)
+        body = board(stopped)
+        assert "deal-summary" not in body and "game-stopped" in body
+
+
 def test_a_deal_in_play_or_missing_has_no_summary():
     game = game_at(build(["QH 2C 3C", "KS KD"], phase="draw"))
     client = login(seats_of(game)[0].user)
