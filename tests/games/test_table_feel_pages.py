@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from games import services
 from games.engine.cards import parse_card
+from games.engine.variants import VARIANTS
 from games.models import Game, Move, Seat
 from games.presenters import card_name, code_name
 from records.presenters import deal_summary
@@ -177,6 +178,15 @@ def test_only_a_long_word_of_a_name_gets_break_points():
     assert breakable("Computer 3 (strong)") == "Computer 3 (strong)"
     assert breakable("a<b") == "a&lt;b"
     assert breakable("Longnamexxxxx & co") == "Long<wbr>name<wbr>xxxx<wbr>x &amp; co"
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_each_help_page_says_how_the_site_plays_and_promises_no_option_the_lobby_lacks(name):
+    body = login(make_user()).get(reverse("help", args=[VARIANTS[name].help_slug])).content.decode()
+    assert 'id="playing"' in body and "drag" in body and "<kbd>M</kbd>" in body
+    assert "tick the cards you want to use" not in body and "may change these counts" not in body
+    if not VARIANTS[name].table_options:
+        assert "unless the table says otherwise" not in body
 
 
 def test_another_games_option_out_of_bounds_does_not_refuse_the_table():
