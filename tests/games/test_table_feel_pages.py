@@ -189,6 +189,14 @@ def test_each_help_page_says_how_the_site_plays_and_promises_no_option_the_lobby
         assert "unless the table says otherwise" not in body
 
 
+def test_an_empty_move_log_is_not_numbered():
+    game = make_started_game(players=2, humans=["ana", "ben"], seed="feel-empty")
+    body = board(game)
+    assert '<p class="empty-note">No moves yet.</p>' in body and "<li>No moves yet." not in body
+    assert "<li>No moves yet." not in login(seats_of(game)[0].user).get(
+        reverse("game_record", args=[game.pk])).content.decode()
+
+
 def test_another_games_option_out_of_bounds_does_not_refuse_the_table():
     user = make_user()
     response = login(user).post(reverse("game_new"), {"variant": "wild", "players": 2, "target": 20})
