@@ -197,6 +197,14 @@ def test_an_empty_move_log_is_not_numbered():
         reverse("game_record", args=[game.pk])).content.decode()
 
 
+def test_a_spectator_is_told_what_the_replay_shows():
+    game = make_started_game(players=2, humans=["ana", "ben"], seed="feel-spectator")
+    replay = login(make_user()).get(reverse("game_replay", args=[game.pk])).content.decode()
+    assert "a spectator's view" in replay and "only your own cards" not in replay
+    mine = login(seats_of(game)[0].user).get(reverse("game_replay", args=[game.pk])).content.decode()
+    assert "only your own cards" in mine
+
+
 def test_another_games_option_out_of_bounds_does_not_refuse_the_table():
     user = make_user()
     response = login(user).post(reverse("game_new"), {"variant": "wild", "players": 2, "target": 20})
