@@ -410,7 +410,8 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
     context: dict = {"game": game, "rules": rules, "board": board, "view": view, "names": names, "hand_sort": hand_sort,
                      "my_seat": board.seat, "your_turn": False, "error": error, "selected": selected or set()}
     if view is None:
-        context["title"] = f"{game} \u2014 waiting for players"
+        # An open table waits for players; one stopped before its deal (aborted) says so.
+        context["title"] = f"{game} \u2014 {game.get_status_display().lower()}"
         context["computer_form"] = ComputerPlayerForm()
         return context
     # A game a moderator aborted or voided offers no moves, whatever its last position allowed.

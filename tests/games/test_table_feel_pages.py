@@ -205,6 +205,13 @@ def test_a_spectator_is_told_what_the_replay_shows():
     assert "only your own cards" in mine
 
 
+def test_an_aborted_waiting_table_is_not_titled_waiting_for_players():
+    game = make_table(make_user())
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
+    body = login(make_user()).get(game.get_absolute_url()).content.decode()
+    assert "waiting for players" not in body and "\u2014 aborted" in body
+
+
 def test_another_games_option_out_of_bounds_does_not_refuse_the_table():
     user = make_user()
     response = login(user).post(reverse("game_new"), {"variant": "wild", "players": 2, "target": 20})
