@@ -61,6 +61,19 @@ class NewTableForm(forms.Form):
                 order.append(option.field)
         self.order_fields(order)
 
+    def clean(self):
+        """Only the chosen variant's options count: another game's option (sent by a page without
+        JavaScript, where every option shows) is ignored, never a reason to refuse the table."""
+        data = super().clean()
+        chosen = data.get("variant")
+        if chosen:
+            for name, variant in VARIANTS.items():
+                if name != chosen:
+                    for option in variant.table_options:
+                        self._errors.pop(option.field, None)
+                        data[option.field] = None
+        return data
+
     def table_arguments(self) -> dict:
         """Keyword arguments for ``services.create_table``; only the chosen variant's options, a
         missing one at its default."""

@@ -227,11 +227,15 @@ def contract_reading_choices(rules: MeldRules, number: int, hand: list[Card], gr
 
 
 def _swap_choices(view: PlayerView, meld: TableMeld) -> tuple[Choice, ...]:
-    return tuple(
-        Choice(f"Swap {show(parse_card(a.card))} for "
-               f"{show_wild(parse_card(a.wild), meld.shape.stands_for(parse_card(a.wild)))}",
-               f"{a.meld}:{a.card}:{a.wild}")
-        for a in view.legal_actions if isinstance(a, SwapWild) and a.meld == meld.id)
+    """One button per distinct swap on ``meld``: two copies of a card (``R10``, ``R10~1``) play the
+    same swap, so the first copy's stands for both."""
+    choices = {}
+    for a in view.legal_actions:
+        if isinstance(a, SwapWild) and a.meld == meld.id:
+            label = (f"Swap {show(parse_card(a.card))} for "
+                     f"{show_wild(parse_card(a.wild), meld.shape.stands_for(parse_card(a.wild)))}")
+            choices.setdefault(label, Choice(label, f"{a.meld}:{a.card}:{a.wild}"))
+    return tuple(choices.values())
 
 
 def _show_keys(keys: list[str], wilds: dict[str, str] | None = None) -> str:
@@ -409,7 +413,8 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
     context: dict = {"game": game, "rules": rules, "board": board, "view": view, "names": names, "hand_sort": hand_sort,
                      "my_seat": board.seat, "your_turn": False, "error": error, "selected": selected or set()}
     if view is None:
-        context["title"] = f"{game} \u2014 waiting for players"
+        # An open table waits for players; one stopped before its deal (aborted) says so.
+        context["title"] = f"{game} \u2014 {game.get_status_display().lower()}"
         context["computer_form"] = ComputerPlayerForm()
         return context
     # A game a moderator aborted or voided offers no moves, whatever its last position allowed.

@@ -59,6 +59,7 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
         "chart": (score_chart(context["names"], board.results)
                   if board.results and not game.rules.has_contracts else None),
         "frame": replay_frame(game, board.seats, board.seat, moves, _step(request, len(moves))) if board.view else None,
+        "spectator": board.seat is None,
         "title": f"Record of {game}",
     })
     return render(request, "records/record.html", context)
@@ -78,7 +79,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refused(request, Refusal(409, "not_started", "This game has not been dealt yet."))
     moves = logged_moves(board.game)
     frame = replay_frame(board.game, board.seats, board.seat, moves, _step(request, 0))
-    context = {"game": board.game, "frame": frame, "title": f"Replay of {board.game}"}
+    context = {"game": board.game, "frame": frame, "title": f"Replay of {board.game}", "spectator": board.seat is None}
     template = "records/_replay.html" if request.htmx else "records/replay.html"
     return render(request, template, context)
 

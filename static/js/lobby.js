@@ -1,5 +1,7 @@
 /* Lobby: the "Open a table" form shows only the chosen game's table options (each option's input
-   says its game in data-variant-option). Without JavaScript every option shows, labelled with its game. */
+   says its game in data-variant-option); the others are disabled too, so a hidden option the player
+   cannot see or correct never blocks the browser's form check, nor goes with the form. Without
+   JavaScript every option shows, labelled with its game. */
 (function () {
   "use strict";
   var form = document.querySelector("form[data-table-form]");
@@ -7,7 +9,9 @@
   if (!variant) { return; }
   function showChosen() {
     Array.prototype.forEach.call(form.querySelectorAll("[data-variant-option]"), function (input) {
-      input.closest("div").hidden = input.dataset.variantOption !== variant.value;
+      var other = input.dataset.variantOption !== variant.value;
+      input.closest("div").hidden = other;
+      input.disabled = other;
     });
   }
   variant.addEventListener("change", showChosen);

@@ -28,6 +28,10 @@ FRUSTRATION_LAID = ("frustration", 2, lambda: frustration(
 FRAYZY_PLAY = ("frayzy", 3, lambda: frayzy(
     ["R7 B12 W SKIP DRAW5 G3 Y5 Y6 B4 R11", "Y1 Y2 Y3 B1 B2", "G1 G2 G4 G5"],
     melds=[(1, "R9 W~1=R10 R11~1 R12"), (2, "Y7 Y8 Y9 Y10 Y11"), (0, "G6 B6 R6 Y6~1")], discard="SKIP~1 Y12"))
+FRAYZY_FULL_HAND = ("frayzy", 3, lambda: frayzy(
+    ["G2 G6 G8 R4 R9 R10 Y4 Y10 DRAW5 W W~1", "Y1 Y2 Y3 B1 B2 B3 B4", "G1 G3 G4 G5 G7"],
+    melds=[(1, "B10 G10 R10~1 G10~1 Y10~1"), (2, "B5 B6 W~2=B7")], discard="R12"))
+"""The trial's hand (issue 18): eleven cards, the long colour words and two Wilds side by side."""
 FRAYZY_START_DRAW_FIVE = ("frayzy", 2, lambda: frayzy(
     ["R7 B3 G9 Y4 R1 B8 G11", "Y1 Y2 B5 B6 R3 R4 G7"], discard="DRAW5", phase="choose_target", turn=0, dealer=0))
 
@@ -39,6 +43,7 @@ TABLE_SCENES = {
     "frustration-laid": FRUSTRATION_LAID,
     "frayzy-play": FRAYZY_PLAY,
     "frayzy-draw-five": FRAYZY_START_DRAW_FIVE,
+    "frayzy-full-hand": FRAYZY_FULL_HAND,
 }
 PEOPLE = ["ana", "ben", "cat", "dan"]
 

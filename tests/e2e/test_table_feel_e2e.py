@@ -9,13 +9,14 @@ import datetime as dt
 import re
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import services
 from games.models import Seat
 from tests.e2e.pages import DESKTOP, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
-from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene
+from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene, people
 from tests.engine.builders import build
 from tests.factories import make_user, put_position
 
@@ -31,7 +32,7 @@ HIDDEN_CARD_TEXT = """() => {
     return hit !== null && hit.closest("[data-card]") === card;
   };
   const texts = "#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name, "
-    + "#board .meld .card-wild-mark, #board .meld .card-stands";
+    + "#board :is(.meld, .hand) .card-wild-mark, #board .meld .card-stands";
   for (const el of document.querySelectorAll(texts)) {
     const card = el.closest("[data-card]");
     el.scrollIntoView({block: "center"});
@@ -56,7 +57,7 @@ def test_no_table_in_play_scrolls_sideways_or_hides_card_text(ana):
         expect(ana.locator(".seats")).to_be_visible()
         if found := overflow_at_each_width(ana, name):
             overflows[name] = found
-        for size in (DESKTOP, PHONE):
+        for size in (DESKTOP, PHONE, NARROWEST):
             ana.set_viewport_size(size)
             if found := ana.evaluate(HIDDEN_CARD_TEXT):
                 hidden[f"{name}-{size['width']}"] = found
@@ -250,6 +251,17 @@ def test_a_page_whose_websocket_is_down_still_catches_up(ana):
                           timeout=10_000)
 
 
+def test_a_hidden_option_of_another_game_does_not_block_opening_a_table(ana):
+    """A Standard target below its minimum, then another game chosen: the table opens (the hidden
+    field used to fail the browser's form check without a word)."""
+    ana.goto("/")
+    form = ana.locator("form[data-table-form]")
+    form.locator("input[name=target]").fill("20")
+    form.locator("select[name=variant]").select_option("wild")
+    form.get_by_role("button", name="Open table").click()
+    expect(ana).to_have_url(re.compile(r"/games/\d+/$"))
+
+
 def test_the_lobby_shows_only_the_chosen_games_options(ana):
     """Tick boxes included: their row's flex rule must not outrank ``hidden``."""
     ana.goto("/")
@@ -266,3 +278,46 @@ def test_the_lobby_shows_only_the_chosen_games_options(ana):
             expect(frayzy_target).to_be_visible()
         else:
             expect(frayzy_target).to_be_hidden()
+
+
+LONGEST_NAME = "Longname" + "x" * 142
+"""A user name as long as the site allows (150 characters), one unbroken word."""
+NAMES_BROKEN_MID_WORD = """() => {
+  // Headings naming players whose short words (a normal name: "alice", "Computer 3 (strong)") run
+  // over two lines; a word longer than 12 characters may break where it must.
+  const found = [];
+  for (const cell of document.querySelectorAll(
+    "main :is(.score-sheet, .contract-board, .deal-summary-table, [data-testid=record-seat]) th")) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        if (word[0].length > 12) continue;
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (tops.size > 1) found.push(word[0]);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def test_long_names_wrap_and_short_names_stay_whole(ana):
+    """A 150-character name: neither the table nor its record scrolls sideways and no column is cut,
+    at 1280 and 390 px; "ana" and "Computer 3 (normal)" are never broken mid-word."""
+    game = game_with_results("frustration", 3, humans=[people(1)[0], make_user(LONGEST_NAME), make_user("bobby")])
+    Seat.objects.filter(game=game, position=2).update(user=None, bot_level=Seat.BotLevel.NORMAL)
+    found = {}
+    for name, url in (("table", game.get_absolute_url()), ("record", reverse("game_record", args=[game.pk]))):
+        ana.goto(url)
+        # 320 px left out: a Frustration deal summary is cut there whatever the names.
+        widths = overflow_at_each_width(ana, f"long-name-{name}")
+        if overflow := {width: o for width, o in widths.items() if width > NARROWEST["width"]}:
+            found[f"{name} sideways"] = overflow
+        for size in (DESKTOP, PHONE, NARROWEST):
+            ana.set_viewport_size(size)
+            if broken := ana.evaluate(NAMES_BROKEN_MID_WORD):
+                found[f"{name}-{size['width']} broken"] = broken
+    assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())

@@ -3,6 +3,8 @@
 the Draw 5 target chooser, what the move log tells everyone, the score sheet, and every refusal of
 bad input (an action card taken from the discard pile, a second action card in a turn, Draw 5 at a
 seat that does not exist, a second wild in a meld) with not one row changed."""
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -208,3 +210,11 @@ def test_skip_with_two_players_says_the_player_goes_again():
 ])
 def test_the_move_log_words_for_frayzy_events(event, text):
     assert describe_event(event, ["ann", "bob", "cat"], "Round") == text
+
+
+def test_two_copies_of_a_card_offer_one_swap_button():
+    """Either copy of Red 10 plays the same swap: one button, not two identical ones."""
+    game = frayzy_game(["R10 R10~1 G3 Y5", "Y1 Y2"], melds=[(1, "R9 W=R10 R11")])
+    body = board_of(game, 0)
+    buttons = re.findall(r'<button type="submit" name="swap" value="([^"]+)"[^>]*>([^<]+)</button>', body)
+    assert len(buttons) == 1 and buttons[0][1].startswith("Swap Red 10 for"), buttons

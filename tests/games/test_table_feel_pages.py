@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from games import services
 from games.engine.cards import parse_card
+from games.engine.variants import VARIANTS
 from games.models import Game, Move, Seat
 from games.presenters import card_name, code_name
 from records.presenters import deal_summary
@@ -59,6 +60,7 @@ def test_cards_are_images_named_in_words_and_only_the_banner_and_latest_move_are
     assert 'data-card="QH" role="img" aria-label="queen of hearts"' in body
     assert 'data-card="9S" role="img" aria-label="9 of spades"' in body
     assert 'role="group" aria-label="Meld of ben"' in body
+    assert '<span class="meld-owner" title="ben">ben</span>' in body  # its whole name where it is cut
     opening = re.search(r'<section id="board"[^>]*>', body).group(0)
     assert "aria-live" not in opening
     assert 'class="turn-banner turn-banner-you" role="status"' in body
@@ -122,6 +124,24 @@ def test_the_next_deal_offers_the_summary_until_another_deal_ends():
     assert "deal-summary-slot" not in board(make_started_game(players=2, seed="feel-fresh"))
 
 
+def test_a_finished_game_shows_its_standings_not_the_last_deals_summary_over_them():
+    game = make_started_game(players=2, humans=["ana", "ben"], seed="feel-last", options={"target": 25})
+    play_moves(game, seed="feel-last")
+    last = game.deals.exclude(result=None).order_by("number").last()
+    body = board(game)
+    assert "deal-summary-slot" not in body and "data-summary-url" not in body
+    assert 'class="standings' in body
+    assert f'href="{reverse("game_deal_summary", args=[game.pk, last.number])}"' in body
+
+
+def test_a_stopped_game_shows_no_stale_summary():
+    stopped = going_out_game()
+    for status in (Game.Status.ABORTED, Game.Status.VOIDED):
+        Game.objects.filter(pk=stopped.pk).update(status=status)
+        body = board(stopped)
+        assert "deal-summary" not in body and "game-stopped" in body
+
+
 def test_a_deal_in_play_or_missing_has_no_summary():
     game = game_at(build(["QH 2C 3C", "KS KD"], phase="draw"))
     client = login(seats_of(game)[0].user)
@@ -150,6 +170,53 @@ def test_the_lobby_form_marks_each_games_options_and_tick_boxes_have_no_colon():
     assert 'data-variant-option="frayzy"' in body and "js/lobby.js" in body
     assert "Private table (join by invite link only)</label>" in body
     assert not re.search(r'<label for="id_(is_private|going_rummy|absence_stops_clock)">[^<]*:</label>', body)
+
+
+def test_only_a_long_word_of_a_name_gets_break_points():
+    from games.templatetags.names import breakable
+
+    assert breakable("Computer 3 (strong)") == "Computer 3 (strong)"
+    assert breakable("a<b") == "a&lt;b"
+    assert breakable("Longnamexxxxx & co") == "Long<wbr>name<wbr>xxxx<wbr>x &amp; co"
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_each_help_page_says_how_the_site_plays_and_promises_no_option_the_lobby_lacks(name):
+    body = login(make_user()).get(reverse("help", args=[VARIANTS[name].help_slug])).content.decode()
+    assert 'id="playing"' in body and "drag" in body and "<kbd>M</kbd>" in body
+    assert "tick the cards you want to use" not in body and "may change these counts" not in body
+    if not VARIANTS[name].table_options:
+        assert "unless the table says otherwise" not in body
+
+
+def test_an_empty_move_log_is_not_numbered():
+    game = make_started_game(players=2, humans=["ana", "ben"], seed="feel-empty")
+    body = board(game)
+    assert '<p class="empty-note">No moves yet.</p>' in body and "<li>No moves yet." not in body
+    assert "<li>No moves yet." not in login(seats_of(game)[0].user).get(
+        reverse("game_record", args=[game.pk])).content.decode()
+
+
+def test_a_spectator_is_told_what_the_replay_shows():
+    game = make_started_game(players=2, humans=["ana", "ben"], seed="feel-spectator")
+    replay = login(make_user()).get(reverse("game_replay", args=[game.pk])).content.decode()
+    assert "a spectator's view" in replay and "only your own cards" not in replay
+    mine = login(seats_of(game)[0].user).get(reverse("game_replay", args=[game.pk])).content.decode()
+    assert "only your own cards" in mine
+
+
+def test_an_aborted_waiting_table_is_not_titled_waiting_for_players():
+    game = make_table(make_user())
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
+    body = login(make_user()).get(game.get_absolute_url()).content.decode()
+    assert "waiting for players" not in body and "\u2014 aborted" in body
+
+
+def test_another_games_option_out_of_bounds_does_not_refuse_the_table():
+    user = make_user()
+    response = login(user).post(reverse("game_new"), {"variant": "wild", "players": 2, "target": 20})
+    assert response.status_code == 302
+    assert Game.objects.get(seats__user=user).variant == "wild"
 
 
 def test_open_tables_show_their_time_per_move_and_the_waiting_room_names_a_computer_once():
