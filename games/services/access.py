@@ -73,8 +73,8 @@ def _one_snapshot():
 
 
 def seats_with_game(game_id: int, *, lock: bool) -> tuple[Game, list[Seat]]:
-    """``game_id``'s row and its seats by position (with users), in one query: the seats joined
-    with their game. With ``lock``, the game row is locked for update (``FOR UPDATE OF`` the game
+    """``game_id``'s row and its seats by position (with their users and former users), in one
+    query: the seats joined with their game. With ``lock``, the game row is locked for update (``FOR UPDATE OF`` the game
     alone) and each seat carries what the turn clock and the badges need (``away``,
     ``waiting_elsewhere``). A table without seats costs one more query.
 
@@ -84,7 +84,7 @@ def seats_with_game(game_id: int, *, lock: bool) -> tuple[Game, list[Seat]]:
 
     Raises Refusal 404 (no such game).
     """
-    query = Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("position")
+    query = Seat.objects.filter(game_id=game_id).select_related("game", "user", "former_user").order_by("position")
     if lock:
         query = query.select_for_update(of=("game",)).annotate(away=away_now()).with_waiting_elsewhere()
     seats = list(query)
