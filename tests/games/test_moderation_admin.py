@@ -283,3 +283,20 @@ def test_a_report_changes_only_through_its_actions(scene):
     client.post(url, {"status": "dismissed", "note": "Edited.", "_save": "Save"})
     report.refresh_from_db()
     assert (report.status, report.note) == ("open", "")
+
+
+@pytest.mark.parametrize("selected", ["99999999999999999999999", str(2**63), str(-2**63 - 1), "abc"])
+@pytest.mark.parametrize("changelist, action", [
+    ("admin:moderation_report_changelist", "resolve"), ("admin:accounts_user_changelist", "suspend"),
+    ("admin:games_seat_changelist", "replace_with_computer"), ("admin:games_game_changelist", "abort")])
+def test_a_selection_id_out_of_range_gets_the_page_with_an_error(scene, changelist, action, selected):
+    root = make_user("root")
+    root.is_superuser = root.is_staff = True
+    root.save()
+    client = login(root)
+    before = snapshot(scene["game"])
+    response = client.post(reverse(changelist), {"action": action, helpers.ACTION_CHECKBOX_NAME: [selected],
+                                                 "apply": "Confirm", "reason": REASON}, follow=True)
+    assert response.status_code == 200
+    assert "The selection is not a list of rows of this page" in response.content.decode()
+    assert snapshot(scene["game"]) == before
