@@ -503,7 +503,8 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One move of the move log: the game's ply number (the record's move number) and its events in words."""
+    """One move of the move log: its number in the game's move list (the record's move number,
+    ``Board.last_moves``' ``step``) and its events in words."""
 
     ply: int
     lines: tuple[str, ...]
@@ -544,7 +545,7 @@ def table_feel_context(board: Board, names: list[str]) -> dict:
         said = list(names)
         said[seat.position] = mover_name(seat, move.actor)
         before = (handovers[move.ply],) if move.ply in handovers else ()
-        log.append(LogEntry(move.ply, (*before, *describe_move(move, said, deal_word))))
+        log.append(LogEntry(move.step, (*before, *describe_move(move, said, deal_word))))
     summary_deal = board.results[-1]["deal"] if board.results else None
     return {"log": log, "latest_move": " ".join(log[0].lines) if log else "", "clock": turn_clock_of(board),
             "summary_deal": summary_deal}

@@ -6,6 +6,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import connection, transaction
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
 
 from accounts.preferences import away_now
 
@@ -117,7 +119,9 @@ def access_board(user, game_id: int) -> Board:
 
 def board_of(rows: store.LoadedGame, state: GameState | None, seat: Seat | None) -> Board:
     """The Board of ``rows`` for ``seat``'s viewer, from ``state`` (None before the first deal);
-    reads the latest moves (one query)."""
+    reads the latest moves, each with its ``step``, its number in the game's move list (1, 2, ...
+    as the record numbers them: plies are versions and skip those of seat changes), in one query."""
     view = state.player_view(seat.position if seat else None) if state is not None else None
-    moves = list(rows.game.moves.order_by("-ply")[:RECENT_MOVES])
+    moves = list(rows.game.moves.annotate(step=Window(RowNumber(), order_by=F("ply").asc()))
+                 .order_by("-ply")[:RECENT_MOVES])
     return Board(rows.game, rows.seats, seat, view, moves, rows.results, rows.deal)

@@ -39,4 +39,7 @@ def test_the_log_and_the_record_name_the_person_who_made_each_move():
         assert by_ply[ply] == ("bobby" if actor == "player" else computer)
 
     page = client.get(f"/games/{game.pk}/").content.decode()
+    # The log numbers moves as the record does; a ply is a version and skips those of seat changes.
+    logged = [int(n) for n in re.findall(r'<li value="(\d+)" data-ply=', page)]
+    assert logged == list(range(len(plies), len(plies) - len(logged), -1))
     assert f"bobby left; {computer} took the seat." in page
