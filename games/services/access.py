@@ -76,8 +76,8 @@ def _one_snapshot():
 
 def seats_with_game(game_id: int, *, lock: bool) -> tuple[Game, list[Seat]]:
     """``game_id``'s row and its seats by position (with their users and former users), in one
-    query: the seats joined with their game. With ``lock``, the game row is locked for update (``FOR UPDATE OF`` the game
-    alone) and each seat carries what the turn clock and the badges need (``away``,
+    query: the seats joined with their game. With ``lock``, the game row is locked for update
+    (``FOR UPDATE OF`` the game alone) and each seat carries what the turn clock and the badges need (``away``,
     ``waiting_elsewhere``). A table without seats costs one more query.
 
     After waiting for the lock, PostgreSQL returns the game row as the lock holder left it but the
