@@ -185,14 +185,22 @@ def abort_game(acting_user, game_id: int, reason: str) -> Game:
     return game
 
 
+def _voidable(game: Game) -> bool:
+    """True for a finished game; Refusal 409 for one already void (nothing to do)."""
+    if game.status == Game.Status.VOIDED:
+        raise Refusal(409, "already_voided", "This game is already void.")
+    return game.status == Game.Status.FINISHED
+
+
 def void_game(acting_user, game_id: int, reason: str) -> Game:
     """Declare finished game ``game_id`` void: status ``voided``; its standings stay on record but
     count for nothing: the records, told through ``hooks.game_voided``, take it out of the match histories
     and profile statistics and rebuild the ratings as if it had never been rated.
 
-    Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (not finished), 400 (no reason).
+    Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (not finished, or already
+    void), 400 (no reason).
     """
-    with _game_action(acting_user, game_id, reason, lambda game: game.status == Game.Status.FINISHED,
+    with _game_action(acting_user, game_id, reason, _voidable,
                       ("not_finished", "Only a finished game can be voided; abort a game in play.")) as (game, reason):
         game.status = Game.Status.VOIDED
         hooks.game_voided.send(sender=Game, game=game)

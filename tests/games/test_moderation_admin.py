@@ -300,3 +300,13 @@ def test_a_selection_id_out_of_range_gets_the_page_with_an_error(scene, changeli
     assert response.status_code == 200
     assert "The selection is not a list of rows of this page" in response.content.decode()
     assert snapshot(scene["game"]) == before
+
+
+def test_voiding_a_void_game_says_it_is_already_void(scene):
+    finished = make_started_game(players=2, humans=1, seed="admin-void-twice", options={"target": 1})
+    play_moves(finished)
+    moderation.void_game(scene["moderator"], finished.pk, REASON)
+    body = login(scene["moderator"]).post(
+        reverse("admin:games_game_changelist"), {"action": "void", helpers.ACTION_CHECKBOX_NAME: [str(finished.pk)],
+                                                 "apply": "Confirm", "reason": REASON}, follow=True).content.decode()
+    assert "This game is already void." in body and "Only a finished game" not in body
