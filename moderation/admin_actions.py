@@ -66,7 +66,9 @@ def reason_action(*, description: str, permission: str, done: str,
     """An admin action ``description`` (needing ModelAdmin permission hook ``permission``) that asks
     for a reason, then calls ``service(request.user, row, reason)`` for each selected row.
 
-    ``done`` is the success message with ``{count}``, e.g. ``"Aborted {count} game(s)."``.
+    ``done`` is the success message with ``{count}``, e.g. ``"Aborted {count} game(s)."``. A
+    service that returns a string (what else happened, e.g. the game was aborted) has it shown
+    beside that row.
     """
 
     def action(modeladmin, request, queryset):
@@ -75,8 +77,10 @@ def reason_action(*, description: str, permission: str, done: str,
             count = 0
             for row in queryset:
                 try:
-                    service(request.user, row, form.cleaned_data["reason"])
+                    outcome = service(request.user, row, form.cleaned_data["reason"])
                     count += 1
+                    if isinstance(outcome, str):
+                        modeladmin.message_user(request, f"{row}: {outcome}", messages.WARNING)
                 except Refusal as refusal:
                     modeladmin.message_user(request, f"{row}: {refusal.message}", messages.ERROR)
             if count:
