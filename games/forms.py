@@ -195,10 +195,13 @@ def move_payload(post: QueryDict) -> tuple[int, dict]:
 
     Raises Refusal 400 when the version or the action is missing or malformed.
     """
+    text = post.get("version", "")
+    if not text:
+        raise Refusal(400, "malformed", "The move is missing the game version.")
     try:
-        version = int(post.get("version", ""))
+        version = int(text)
     except ValueError:
-        raise Refusal(400, "malformed", "The move is missing the game version.") from None
+        raise Refusal(400, "malformed", "The move's game version is not a number.") from None
     cards = post.getlist("cards")
     action_card = post.get("play_card")
     if action_card is not None:

@@ -283,8 +283,8 @@ V = object()
 MALFORMED = {
     "missing version": ({"action": "draw_stock"}, "The move is missing the game version."),
     "empty version": ({"version": "", "action": "draw_stock"}, "The move is missing the game version."),
-    "non-integer version": ({"version": "seven", "action": "draw_stock"}, "The move is missing the game version."),
-    "decimal version": ({"version": "3.0", "action": "draw_stock"}, "The move is missing the game version."),
+    "non-integer version": ({"version": "abc", "action": "draw_stock"}, "The move's game version is not a number."),
+    "decimal version": ({"version": "3.0", "action": "draw_stock"}, "The move's game version is not a number."),
     "no action": ({"version": V}, "Choose an action."),
     "unknown action": ({"version": V, "action": "cheat"}, "Choose an action."),
     "discard with no card": ({"version": V, "action": "discard"}, "Select exactly one card to discard."),
