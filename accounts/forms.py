@@ -60,10 +60,14 @@ class PlayPreferencesForm(forms.ModelForm):
                    "digest_hour": forms.NumberInput(attrs={"min": 0, "max": 23})}
 
     def clean(self):
-        """Quiet hours need both ends, or neither."""
+        """Quiet hours need both ends, or neither, and two different times (the same time at both
+        ends would be no quiet hours at all, ``preferences.in_quiet_hours``)."""
         data = super().clean()
         if (data.get("quiet_start") is None) != (data.get("quiet_end") is None):
             raise forms.ValidationError("Give both ends of your quiet hours, or neither.")
+        if data.get("quiet_start") is not None and data.get("quiet_start") == data.get("quiet_end"):
+            raise forms.ValidationError("Quiet hours that start and end at the same time are empty: give two "
+                                        "different times, or leave both blank.")
         return data
 
 

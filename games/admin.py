@@ -133,10 +133,21 @@ class SeatAdmin(ModerationAdminMixin, ReadOnlyAdmin):
     replace_with_computer = reason_action(
         description="Replace with a computer player", permission="moderate",
         done="A computer player took {count} seat(s).",
-        service=lambda user, seat, reason: moderation.hand_seat_to_computer(user, seat.game_id, seat.position, reason))
+        service=lambda user, seat, reason: _aborted_note(
+            moderation.hand_seat_to_computer(user, seat.game_id, seat.position, reason).game))
     remove_player = reason_action(
         description="Remove the player from the game", permission="moderate", done="Removed {count} player(s).",
-        service=lambda user, seat, reason: moderation.remove_player(user, seat.game_id, seat.position, reason))
+        service=lambda user, seat, reason: _aborted_note(
+            moderation.remove_player(user, seat.game_id, seat.position, reason)))
+
+
+def _aborted_note(game: Game) -> str | None:
+    """What a seat action did besides, for its message: the game it aborted, and why."""
+    if game.status != Game.Status.ABORTED:
+        return None
+    if game.started_at is None:
+        return "the table was aborted: it was its creator's seat, and only the creator can start the table."
+    return "the game was aborted: no person is left at the table."
 
 
 @admin.register(Deal)

@@ -219,10 +219,13 @@ def _one_move(post: QueryDict) -> None:
 def move_version(post: QueryDict) -> int:
     """The game version the play form was drawn at (its ``version`` field). Raises Refusal 400
     when it is missing or not a whole number."""
+    text = post.get("version", "")
+    if not text:
+        raise Refusal(400, "malformed", "The move is missing the game version.")
     try:
-        return int(post.get("version", ""))
+        return int(text)
     except ValueError:
-        raise Refusal(400, "malformed", "The move is missing the game version.") from None
+        raise Refusal(400, "malformed", "The move's game version is not a number.") from None
 
 
 def move_payload(post: QueryDict) -> dict:

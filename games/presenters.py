@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import Min
+
 from notices.services import deadline_in_words as time_left
 
 from .direct_play import arranged, legal_readings, play_targets
@@ -32,7 +34,7 @@ from .engine.contracts import CONTRACTS, contract_text, group_label
 from .engine.melds import MeldRules, declaration, meld_readings, show, show_code, show_wild
 from .engine.state import Phase, PlayerView, TableMeld
 from .forms import ComputerPlayerForm
-from .models import Game, Move
+from .models import Game, Move, Seat
 from .services import Board
 from .turn_clock import WARNING_SHARE
 
@@ -339,6 +341,27 @@ ACTOR_NOTES = {Move.Actor.DEADLINE: " (time ran out: the computer played)",
 """What the move log adds to a move the computer made for a person."""
 
 
+def mover_name(seat: Seat, actor: str) -> str:
+    """Who made a move of ``seat`` by ``actor``: a move its person made (or the computer made for
+    them: time ran out, autopilot) stays theirs after a computer took the seat (``former_user``)."""
+    if seat.is_bot and seat.former_user_id and actor != Move.Actor.COMPUTER:
+        return seat.former_user.username
+    return seat.name
+
+
+def handover_plies(game: Game, seats: list[Seat]) -> dict[int, str]:
+    """The first move of each seat a computer took from a person (``former_user``), by ply, with
+    the line that says so ("bobby left; Computer 2 (normal) took the seat."). No query when no
+    computer took a person's seat."""
+    taken = {seat.pk: seat for seat in seats if seat.is_bot and seat.former_user_id}
+    if not taken:
+        return {}
+    firsts = (Move.objects.filter(game=game, seat_id__in=taken, actor=Move.Actor.COMPUTER)
+              .values("seat_id").annotate(first=Min("ply")).values_list("seat_id", "first"))
+    return {ply: f"{taken[seat_id].former_user.username} left; {taken[seat_id].name} took the seat."
+            for seat_id, ply in firsts}
+
+
 def describe_move(move: Move, names: list[str], deal_word: str = "Deal") -> list[str]:
     """Every event of ``move`` in words; ``deal_word`` is what the game calls a deal (``Variant.deal_word``).
     A move the computer made for a person says so (time ran out, autopilot)."""
@@ -489,7 +512,8 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One move of the move log: the game's ply number (the record's move number) and its events in words."""
+    """One move of the move log: its number in the game's move list (the record's move number,
+    ``Board.last_moves``' ``step``) and its events in words."""
 
     ply: int
     lines: tuple[str, ...]
@@ -522,7 +546,15 @@ def table_feel_context(board: Board, names: list[str]) -> dict:
     deal whose end-of-deal summary the page offers (the latest finished deal, during the next deal
     and at game over)."""
     deal_word = board.game.rules.deal_word
-    log = [LogEntry(move.ply, tuple(describe_move(move, names, deal_word))) for move in board.last_moves]
+    seats = {seat.pk: seat for seat in board.seats}
+    handovers = handover_plies(board.game, board.seats)
+    log = []
+    for move in board.last_moves:
+        seat = seats[move.seat_id]
+        said = list(names)
+        said[seat.position] = mover_name(seat, move.actor)
+        before = (handovers[move.ply],) if move.ply in handovers else ()
+        log.append(LogEntry(move.step, (*before, *describe_move(move, said, deal_word))))
     summary_deal = board.results[-1]["deal"] if board.results else None
     return {"log": log, "latest_move": " ".join(log[0].lines) if log else "", "clock": turn_clock_of(board),
             "summary_deal": summary_deal}

@@ -9,12 +9,16 @@ channel layer (Redis) cannot be reached.
   compares versions meanwhile. A channel layer outage is logged once, with the events'
   (``games.notify.channel_layer_outage``); a database failure is one warning line, as for a
   request (``rummy_site.middleware``).
+- A socket the client closed while a reply was on its way (a page closed while a ``sync`` was
+  answered): the server's "Attempt to send on a closed protocol" is dropped, without an ERROR and
+  its traceback in the log; the queued disconnect ends the consumer as usual.
 """
 from __future__ import annotations
 
 import json
 import logging
 
+from autobahn.exception import Disconnected as ClientGone
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -52,8 +56,14 @@ class JsonObjectConsumer(AsyncJsonWebsocketConsumer):
     database cannot be reached (module docstring)."""
 
     async def __call__(self, scope, receive, send):
+        async def send_while_open(message):
+            try:
+                await send(message)
+            except ClientGone:
+                pass  # the client closed the socket meanwhile: its disconnect, queued, ends the consumer
+
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, receive, send_while_open)
         except LAYER_UNREACHABLE as error:
             channel_layer_outage.failed(error)
         except DATABASE_UNAVAILABLE as error:

@@ -11,6 +11,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import ValidationError
+from django.db import connections, router
 from django.template.response import TemplateResponse
 
 from games.errors import Refusal
@@ -29,14 +30,19 @@ class ReasonForm(forms.Form):
 
 class CheckedSelectionMixin:
     """ModelAdmin whose changelist actions refuse a selection that holds something other than the
-    model's keys (an empty or non-numeric id, as only a forged POST sends): the changelist comes
-    back with an error message and nothing is changed, instead of the id failing in the query."""
+    model's keys (an empty or non-numeric id, or a number out of the key column's range, as only a
+    forged POST sends): the changelist comes back with an error message and nothing is changed,
+    instead of the id failing in the query (SQLite's OverflowError on a number past 64 bits)."""
 
     def response_action(self, request, queryset):
         key = self.model._meta.pk
+        ops = connections[router.db_for_read(self.model)].ops
+        low, high = ops.integer_field_ranges.get(key.get_internal_type(), (None, None))
         try:
             for value in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME):
-                key.to_python(value)
+                number = key.to_python(value)
+                if low is not None and not low <= number <= high:
+                    raise ValidationError("out of range")
         except ValidationError:
             self.message_user(request, "The selection is not a list of rows of this page. No items have been changed.",
                               messages.ERROR)
@@ -60,7 +66,9 @@ def reason_action(*, description: str, permission: str, done: str,
     """An admin action ``description`` (needing ModelAdmin permission hook ``permission``) that asks
     for a reason, then calls ``service(request.user, row, reason)`` for each selected row.
 
-    ``done`` is the success message with ``{count}``, e.g. ``"Aborted {count} game(s)."``.
+    ``done`` is the success message with ``{count}``, e.g. ``"Aborted {count} game(s)."``. A
+    service that returns a string (what else happened, e.g. the game was aborted) has it shown
+    beside that row.
     """
 
     def action(modeladmin, request, queryset):
@@ -69,8 +77,10 @@ def reason_action(*, description: str, permission: str, done: str,
             count = 0
             for row in queryset:
                 try:
-                    service(request.user, row, form.cleaned_data["reason"])
+                    outcome = service(request.user, row, form.cleaned_data["reason"])
                     count += 1
+                    if isinstance(outcome, str):
+                        modeladmin.message_user(request, f"{row}: {outcome}", messages.WARNING)
                 except Refusal as refusal:
                     modeladmin.message_user(request, f"{row}: {refusal.message}", messages.ERROR)
             if count:

@@ -111,10 +111,10 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
             _require(acting_user, HANDOVER_PERMISSION[action])
             if seat is None:
                 raise Refusal(404, "no_such_seat", "That seat is empty.")
-        if not game.is_live:
-            raise Refusal(409, "not_in_play", "This game is not in play.")
         if seat.is_bot:
             raise Refusal(409, "already_computer", "A computer player already holds that seat.")
+        if not game.is_live:
+            raise Refusal(409, "not_in_play", "This game is not in play.")
         person = seat.user
         seat.former_user, seat.user, seat.bot_level = person, None, Seat.BotLevel.NORMAL
         seat.save(update_fields=["former_user", "user", "bot_level"])
@@ -137,10 +137,11 @@ def leave_game(user, game_id: int) -> Seat:
     return hand_seat_to_computer(user, game_id, seat.position, LEFT_THE_GAME, AuditEntry.Action.LEAVE_GAME)
 
 
-def remove_player(acting_user, game_id: int, position: int, reason: str) -> None:
+def remove_player(acting_user, game_id: int, position: int, reason: str) -> Game:
     """Take the person at seat ``position`` out of game ``game_id``: in a game in play a computer
     player takes the seat (``hand_seat_to_computer``); at a table still waiting for players the
-    seat is freed, and when it was the table creator's the table is aborted.
+    seat is freed, and when it was the table creator's the table is aborted (only its creator can
+    start a table). Returns the game (its status says whether it was aborted).
 
     Needs ``moderation.moderate_game``. Raises Refusal 403, 404 (no such game or seat), 409 (finished
     or aborted game, or a computer's seat), 400 (no reason).
@@ -148,8 +149,7 @@ def remove_player(acting_user, game_id: int, position: int, reason: str) -> None
     reason = _opening(acting_user, MODERATE_GAME, reason)
     game = Game.objects.filter(pk=game_id).first()
     if game is not None and game.is_live:
-        hand_seat_to_computer(acting_user, game_id, position, reason, AuditEntry.Action.REMOVE_PLAYER)
-        return
+        return hand_seat_to_computer(acting_user, game_id, position, reason, AuditEntry.Action.REMOVE_PLAYER).game
     with transaction.atomic():
         game = services.lock_game(game_id)
         if game.status != Game.Status.OPEN:
@@ -166,6 +166,7 @@ def remove_player(acting_user, game_id: int, position: int, reason: str) -> None
         _audit(acting_user, AuditEntry.Action.REMOVE_PLAYER, reason, game=game, target_user=person,
                position=position)
         services.record_change(game)
+    return game
 
 
 # ----- games -----------------------------------------------------------------------------------
@@ -185,14 +186,22 @@ def abort_game(acting_user, game_id: int, reason: str) -> Game:
     return game
 
 
+def _voidable(game: Game) -> bool:
+    """True for a finished game; Refusal 409 for one already void (nothing to do)."""
+    if game.status == Game.Status.VOIDED:
+        raise Refusal(409, "already_voided", "This game is already void.")
+    return game.status == Game.Status.FINISHED
+
+
 def void_game(acting_user, game_id: int, reason: str) -> Game:
     """Declare finished game ``game_id`` void: status ``voided``; its standings stay on record but
     count for nothing: the records, told through ``hooks.game_voided``, take it out of the match histories
     and profile statistics and rebuild the ratings as if it had never been rated.
 
-    Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (not finished), 400 (no reason).
+    Needs ``moderation.moderate_game``. Raises Refusal 403, 404, 409 (not finished, or already
+    void), 400 (no reason).
     """
-    with _game_action(acting_user, game_id, reason, lambda game: game.status == Game.Status.FINISHED,
+    with _game_action(acting_user, game_id, reason, _voidable,
                       ("not_finished", "Only a finished game can be voided; abort a game in play.")) as (game, reason):
         game.status = Game.Status.VOIDED
         hooks.game_voided.send(sender=Game, game=game)

@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
-from django_ratelimit.core import is_ratelimited
+from django_ratelimit.core import get_usage
 
 from games.errors import Refusal
 from games.forms import ReportForm
@@ -48,9 +48,10 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_report(request: HttpRequest, game_id: int) -> HttpResponse:
     """Report the game, or a player at it, with a reason (the form on the game page); rate limited
     per user (``RUMMY_REPORT_RATE``). Back to the game page with a message; a refused report comes
-    back as its form, holding the text typed, with the reason and the length allowed."""
+    back as its form, holding the text typed, with the reason and the length allowed. Only a filed
+    report counts towards the limit: a refused one (a typo, a blank reason) uses none of it."""
     form = ReportForm(request.POST)
-    if is_ratelimited(request, group="games.report", key="user", rate=settings.RUMMY_REPORT_RATE, increment=True):
+    if _reports_used(request, count=False):
         return _report_refused(request, game_id, form,
                                Refusal(RATE_LIMITED, "rate_limited", "Too many reports; wait a while."))
     if not form.is_valid():
@@ -59,8 +60,16 @@ def game_report(request: HttpRequest, game_id: int) -> HttpResponse:
         services.file_report(request.user, game_id, form.cleaned_data["reason"], form.cleaned_data["about"])
     except Refusal as refusal:
         return _report_refused(request, game_id, form, refusal)
+    _reports_used(request, count=True)
     messages.success(request, "Thank you: a moderator will look at your report.")
     return redirect("game_detail", game_id=game_id)
+
+
+def _reports_used(request: HttpRequest, *, count: bool) -> bool:
+    """True when the user has filed all the reports ``RUMMY_REPORT_RATE`` allows for now; with
+    ``count``, one more report is counted first."""
+    usage = get_usage(request, group="games.report", key="user", rate=settings.RUMMY_REPORT_RATE, increment=count)
+    return usage is not None and usage["count"] >= usage["limit"]
 
 
 def _report_problem(form: ReportForm) -> str:

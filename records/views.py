@@ -14,7 +14,7 @@ from django.views.decorators.vary import vary_on_headers
 from games import services
 from games.errors import Refusal
 from games.models import Game
-from games.presenters import board_context
+from games.presenters import board_context, mover_name
 
 from .chart import score_chart
 from .export import ExportRefused, export_game
@@ -54,7 +54,7 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     face_up = game.status == Game.Status.FINISHED
     context.update({
         "deal_records": deal_records(deals, facts),
-        "move_lines": [(line, context["names"][line.seat])
+        "move_lines": [(line, mover_name(board.seats[line.seat], line.actor))
                        for line in move_lines(moves, facts.drawn if facts and face_up else None)],
         "chart": (score_chart(context["names"], board.results)
                   if board.results and not game.rules.has_contracts else None),

@@ -80,8 +80,11 @@ FORM_KEYS = ["version", "action", "cards", "code", "level", "lay_off_on", "readi
 
 @st.composite
 def numbers(draw, real: list[int]) -> str:
-    """A number as URL or form text: a real id, a small or huge one."""
-    return str(draw(st.one_of(st.sampled_from(real), st.integers(-3, 60), st.integers(0, 10**30))))
+    """A number as URL or form text: a real id, a small or huge one, or one at the edge of a 32- or
+    64-bit column (an admin selection past 64 bits once failed in SQLite)."""
+    edges = [2**31 - 1, 2**31, 2**63 - 1, 2**63, 2**64, -(2**63) - 1, 99999999999999999999999]
+    return str(draw(st.one_of(st.sampled_from(real), st.integers(-3, 60), st.integers(0, 10**30),
+                              st.sampled_from(edges))))
 
 
 def values(real_ids: list[int], names: list[str]) -> st.SearchStrategy[str]:

@@ -6,6 +6,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import connection, transaction
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
 
 from accounts.preferences import away_now
 
@@ -73,13 +75,17 @@ def _one_snapshot():
 
 
 def seats_with_game(game_id: int, *, lock: bool) -> tuple[Game, list[Seat]]:
-    """``game_id``'s row and its seats by position (with their users and former users), in one query:
-    the seats joined with their game. With ``lock``, the game row is locked for update (``FOR UPDATE
-    OF`` the game alone) and each seat carries what the turn clock and the badges need (``away``,
-    ``waiting_elsewhere``). A table without seats costs one more query. After waiting for the lock,
-    PostgreSQL returns the game row as the lock holder left it but the seats as they were when the query
-    began; every change of seats bumps the version, so such seats only ever come with a version the
-    caller's check refuses (``_refuse_stale``). Raises Refusal 404 (no such game)."""
+    """``game_id``'s row and its seats by position (with their users and former users), in one
+    query: the seats joined with their game. With ``lock``, the game row is locked for update
+    (``FOR UPDATE OF`` the game alone) and each seat carries what the turn clock and the badges
+    need (``away``, ``waiting_elsewhere``). A table without seats costs one more query.
+
+    After waiting for the lock, PostgreSQL returns the game row as the lock holder left it but the
+    seats as they were when the query began; every change of seats bumps the version, so such
+    seats only ever come with a version the caller's check refuses (``_refuse_stale``).
+
+    Raises Refusal 404 (no such game).
+    """
     query = Seat.objects.filter(game_id=game_id).select_related("game", "user", "former_user").order_by("position")
     if lock:
         query = query.select_for_update(of=("game",)).annotate(away=away_now()).with_waiting_elsewhere()
@@ -132,7 +138,9 @@ def access_board(user, game_id: int) -> Board:
 
 def board_of(rows: store.LoadedGame, state: GameState | None, seat: Seat | None) -> Board:
     """The Board of ``rows`` for ``seat``'s viewer, from ``state`` (None before the first deal);
-    reads the latest moves (one query)."""
+    reads the latest moves, each with its ``step``, its number in the game's move list (1, 2, ...
+    as the record numbers them: plies are versions and skip those of seat changes), in one query."""
     view = state.player_view(seat.position if seat else None) if state is not None else None
-    moves = list(rows.game.moves.order_by("-ply")[:RECENT_MOVES])
+    moves = list(rows.game.moves.annotate(step=Window(RowNumber(), order_by=F("ply").asc()))
+                 .order_by("-ply")[:RECENT_MOVES])
     return Board(rows.game, rows.seats, seat, view, moves, rows.results, rows.deal)

@@ -339,7 +339,7 @@ def test_f14_draw_5_may_be_aimed_at_yourself():
 def test_f14_draw_5_at_a_seat_that_does_not_exist_is_refused(target):
     state = frayzy(["DRAW5 R1", "B1 B2"])
     refusal = expect_illegal(state, 0, PlayAction("DRAW5", target), "no_such_seat", "F14")
-    assert "seat from 1 to 2" in refusal.message
+    assert "seat from 0 to 1" in refusal.message
 
 
 def test_f14_draw_5_with_fewer_than_5_cards_in_the_stock_takes_the_rest_and_ends_the_round():

@@ -79,6 +79,10 @@ def test_the_preferences_page_saves_emails_and_quiet_hours():
     half = client.post(reverse("play_preferences"), {"form": "preferences", "digest_hour": "7",
                                                      "quiet_start": "22:00", "time_zone": "UTC"})
     assert half.status_code == 400 and "both ends" in half.content.decode()
+    empty = client.post(reverse("play_preferences"), {"form": "preferences", "digest_hour": "7",
+                                                      "quiet_start": "22:00", "quiet_end": "22:00", "time_zone": "UTC"})
+    assert empty.status_code == 400 and "start and end at the same time" in empty.content.decode()
+    assert (preferences_for(user).quiet_start, preferences_for(user).quiet_end) == (dt.time(22), dt.time(7))
 
 
 def test_the_preferences_page_declares_absences_within_the_limit():

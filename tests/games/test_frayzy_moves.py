@@ -159,7 +159,7 @@ def test_a_second_action_card_in_a_turn_is_refused():
 def test_draw_5_at_a_seat_that_does_not_exist_is_refused(target):
     game = frayzy_game(["R7 DRAW5", "Y1 Y2"])
     assert_move_refused(game, {"type": "play_action", "card": "DRAW5", "target": target}, 422, "no_such_seat",
-                        "Choose who draws 5: a seat from 1 to 2.")
+                        "Choose who draws 5: a seat from 0 to 1.")
 
 
 def test_draw_5_with_a_malformed_seat_is_refused():

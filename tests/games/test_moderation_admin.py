@@ -9,10 +9,11 @@ from django.contrib.admin import helpers
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
+from games import services
 from games.models import Deal, Game, Move, Seat
 from moderation import services as moderation
 from moderation.models import AuditEntry, Report, Suspension
-from tests.factories import hand_keys, login, make_started_game, make_user, play_moves, seats_of, snapshot
+from tests.factories import hand_keys, login, make_started_game, make_table, make_user, play_moves, seats_of, snapshot
 from tests.moderators import make_moderator
 
 pytestmark = pytest.mark.django_db
@@ -305,3 +306,57 @@ def test_a_moderator_refused_a_page_is_answered_403_and_logged_in_one_line(scene
     assert response.status_code == 403
     [line] = log.getvalue().splitlines()
     assert line.endswith(f" WARNING django.request: Forbidden (Permission denied): {hidden_url}")
+
+
+@pytest.mark.parametrize("selected", ["99999999999999999999999", str(2**63), str(-2**63 - 1), "abc"])
+@pytest.mark.parametrize("changelist, action", [
+    ("admin:moderation_report_changelist", "resolve"), ("admin:accounts_user_changelist", "suspend"),
+    ("admin:games_seat_changelist", "replace_with_computer"), ("admin:games_game_changelist", "abort")])
+def test_a_selection_id_out_of_range_gets_the_page_with_an_error(scene, changelist, action, selected):
+    root = make_user("root")
+    root.is_superuser = root.is_staff = True
+    root.save()
+    client = login(root)
+    before = snapshot(scene["game"])
+    response = client.post(reverse(changelist), {"action": action, helpers.ACTION_CHECKBOX_NAME: [selected],
+                                                 "apply": "Confirm", "reason": REASON}, follow=True)
+    assert response.status_code == 200
+    assert "The selection is not a list of rows of this page" in response.content.decode()
+    assert snapshot(scene["game"]) == before
+
+
+def seat_action(client, action, seats):
+    return client.post(reverse("admin:games_seat_changelist"),
+                       {"action": action, helpers.ACTION_CHECKBOX_NAME: [str(seat.pk) for seat in seats],
+                        "apply": "Confirm", "reason": REASON}, follow=True).content.decode()
+
+
+def test_replacing_the_last_people_says_the_game_was_aborted(scene):
+    game = make_started_game(players=3, humans=2, seed="admin-last-people")
+    seats = seats_of(game)
+    body = seat_action(login(scene["moderator"]), "replace_with_computer", seats)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    assert "A computer player took 2 seat(s)." in body
+    assert "the game was aborted: no person is left at the table." in body
+    assert "A computer player already holds that seat." in body and "This game is not in play" not in body
+
+
+def test_removing_the_creator_of_a_waiting_table_says_the_table_was_aborted(scene):
+    table = make_table(make_user("host"), players=3)
+    services.join_table(make_user("guest"), table.pk, table.invite_code)
+    creator_seat = table.seats.get(user=table.created_by)
+    body = seat_action(login(scene["moderator"]), "remove_player", [creator_seat])
+    table.refresh_from_db()
+    assert table.status == Game.Status.ABORTED
+    assert "the table was aborted: it was its creator&#x27;s seat, and only the creator can start the table." in body
+
+
+def test_voiding_a_void_game_says_it_is_already_void(scene):
+    finished = make_started_game(players=2, humans=1, seed="admin-void-twice", options={"target": 1})
+    play_moves(finished)
+    moderation.void_game(scene["moderator"], finished.pk, REASON)
+    body = login(scene["moderator"]).post(
+        reverse("admin:games_game_changelist"), {"action": "void", helpers.ACTION_CHECKBOX_NAME: [str(finished.pk)],
+                                                 "apply": "Confirm", "reason": REASON}, follow=True).content.decode()
+    assert "This game is already void." in body and "Only a finished game" not in body

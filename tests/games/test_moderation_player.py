@@ -88,6 +88,19 @@ def test_reports_are_rate_limited_per_user():
     assert login(seats_of(game)[1].user).post(url, {"about": "", "reason": "Mine."}).status_code == 302
 
 
+@override_settings(RUMMY_REPORT_RATE="2/h")
+def test_refused_reports_do_not_use_up_the_rate_limit():
+    game = make_started_game(players=2, seed="report-rate-refused")
+    client = login(seats_of(game)[0].user)
+    url = reverse("game_report", args=[game.pk])
+    refused = [client.post(url, fields).status_code
+               for fields in [{"about": "nobody", "reason": "Bad."}, {"about": "", "reason": " "}] * 3]
+    assert refused == [400] * 6
+    statuses = [client.post(url, {"about": "", "reason": f"Report {n}."}).status_code for n in range(3)]
+    assert statuses == [302, 302, 429]
+    assert Report.objects.count() == 2
+
+
 def test_anonymous_users_cannot_leave_or_report():
     game = make_started_game(players=2, seed="anon")
     client = Client()

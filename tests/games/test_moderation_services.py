@@ -87,7 +87,7 @@ def test_void_only_a_finished_game():
     assert list(AuditEntry.objects.values_list("action", flat=True)) == ["void_game"]
     # It counts for nothing: its result leaves the match history (records.services.void_game_record).
     assert not PlayerResult.objects.filter(game=game).exists()
-    assert refusal_of(moderation.void_game, moderator, game.pk, REASON).code == "not_finished"
+    assert refusal_of(moderation.void_game, moderator, game.pk, REASON).code == "already_voided"
 
 
 def test_an_ordinary_player_cannot_void_their_finished_rated_game():

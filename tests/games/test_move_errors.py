@@ -283,8 +283,8 @@ V = object()
 MALFORMED = {
     "missing version": ({"action": "draw_stock"}, "The move is missing the game version."),
     "empty version": ({"version": "", "action": "draw_stock"}, "The move is missing the game version."),
-    "non-integer version": ({"version": "seven", "action": "draw_stock"}, "The move is missing the game version."),
-    "decimal version": ({"version": "3.0", "action": "draw_stock"}, "The move is missing the game version."),
+    "non-integer version": ({"version": "abc", "action": "draw_stock"}, "The move's game version is not a number."),
+    "decimal version": ({"version": "3.0", "action": "draw_stock"}, "The move's game version is not a number."),
     "no action": ({"version": V}, "Choose an action."),
     "unknown action": ({"version": V, "action": "cheat"}, "Choose an action."),
     "discard with no card": ({"version": V, "action": "discard"}, "Select exactly one card to discard."),
@@ -493,7 +493,7 @@ FRAYZY_REFUSALS = {
         {"type": "play_action", "card": "SKIP"}, "one_action_per_turn", "Only one action card may be played in a turn"),
     "Draw 5 at a seat that does not exist": (
         dict(hands=["R7 DRAW5", "Y1 Y2"]), [], {"type": "play_action", "card": "DRAW5", "target": 3},
-        "no_such_seat", "Choose who draws 5: a seat from 1 to 2."),
+        "no_such_seat", "Choose who draws 5: a seat from 0 to 1."),
     "second wild in a meld": (
         dict(hands=["W B3", "Y1 Y2"], melds=[(1, "R9 W~1=R10 R11")]), [],
         {"type": "lay_off", "meld": 1, "cards": ["W"], "wilds": {"W": "R12"}}, "bad_lay_off",

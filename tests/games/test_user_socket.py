@@ -2,10 +2,13 @@
 connect and on request, a "your turn" event (with the game) when a turn passes, the count going
 down for the player who moved, presence rows kept for as long as the socket is open and no
 longer, and the socket closed (4403) when its session logs out or its user is suspended."""
+import logging
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
+from autobahn.exception import Disconnected
+from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
@@ -13,6 +16,7 @@ from django.utils import timezone
 from moderation import services as moderation
 from notices.models import Connection
 from notices.services import is_present
+from rummy_site.asgi import application
 from tests.factories import hand_keys, login, make_started_game, make_user, post_move, seat_to_move, seats_of
 from tests.games.sockets import HOST, SILENCE, closed_as_forbidden, communicator, session_cookie
 from tests.moderators import make_moderator
@@ -136,3 +140,27 @@ async def test_a_socket_that_died_without_closing_leaves_no_presence_behind():
     assert await sync_to_async(is_present)(user.pk, timezone.now())
     await live.disconnect()
     assert not await sync_to_async(is_present)(user.pk, timezone.now())
+
+
+async def test_a_reply_to_a_socket_the_client_closed_meanwhile_ends_quietly(caplog):
+    user = await sync_to_async(make_user)()
+    cookie = await session_cookie(user)
+    closed = False
+
+    async def server(scope, receive, send):
+        async def send_unless_closed(message):
+            if closed:  # as daphne (autobahn) answers a send after the browser closed the socket
+                raise Disconnected("Attempt to send on a closed protocol")
+            await send(message)
+        await application(scope, receive, send_unless_closed)
+
+    socket = WebsocketCommunicator(server, "/ws/user/", headers=[(b"origin", b"http://testserver"), (b"host", HOST),
+                                                                 (b"cookie", f"sessionid={cookie}".encode())])
+    assert (await socket.connect(timeout=5))[0]
+    assert await socket.receive_json_from(timeout=3) == waiting(0)
+    closed = True
+    await socket.send_json_to({"type": "sync"})
+    assert await socket.receive_nothing(SILENCE)
+    await socket.disconnect()
+    assert socket.future.done() and socket.future.exception() is None
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]

@@ -257,7 +257,7 @@ class Frayzy(Variant):
             raise IllegalAction("not_an_action_card", f"{show(card)} is not an action card: discard it instead.", "F8")
         if card.code == DRAW5:
             if action.target is None or not 0 <= action.target < state.players:
-                raise IllegalAction("no_such_seat", f"Choose who draws 5: a seat from 1 to {state.players}.", "F14")
+                raise IllegalAction("no_such_seat", f"Choose who draws 5: a seat from 0 to {state.players - 1}.", "F14")
         elif action.target is not None:
             raise IllegalAction("malformed", f"{show(card)} has no target.", "F14")
         deal.hands[seat].remove(card)
@@ -282,7 +282,7 @@ class Frayzy(Variant):
     def _draw_five(self, state: GameState, seat: int, target: int, events: list[dict], start: bool) -> None:
         """F14: ``target`` draws 5 cards from the stock, or what is left of it (F16 then ends the round)."""
         if not 0 <= target < state.players:
-            raise IllegalAction("no_such_seat", f"Choose who draws 5: a seat from 1 to {state.players}.", "F14")
+            raise IllegalAction("no_such_seat", f"Choose who draws 5: a seat from 0 to {state.players - 1}.", "F14")
         deal = state.deal
         count = min(DRAW_FIVE_CARDS, len(deal.stock))
         for _ in range(count):
