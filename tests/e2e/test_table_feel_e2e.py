@@ -321,3 +321,19 @@ def test_long_names_wrap_and_short_names_stay_whole(ana):
             if broken := ana.evaluate(NAMES_BROKEN_MID_WORD):
                 found[f"{name}-{size['width']} broken"] = broken
     assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+def test_frustration_deal_summary_and_advances_fit_the_narrowest_phone(ana):
+    """Issue 18: short names, yet the deal summary of a 3-player Frustration game (its standalone
+    page, and over the table) and the "Advances" table of a 4-player one were cut inside their own
+    sideways scroll at 320 px (and the Advances one at 390 and in the 1280 side column)."""
+    three = game_with_results("frustration", 3)
+    deal = three.deals.exclude(result=None).order_by("number").first()
+    ana.goto(reverse("game_deal_summary", args=[three.pk, deal.number]))
+    expect(ana.get_by_test_id("deal-summary")).to_be_visible()
+    found = {"summary-3": overflow_at_each_width(ana, "frustration-summary-3")}
+    four = game_with_results("frustration", 4, deals=3)
+    ana.goto(four.get_absolute_url())
+    expect(ana.locator(".contract-history tbody tr").first).not_to_contain_text("No round finished yet")
+    found["advances-4"] = overflow_at_each_width(ana, "frustration-advances-4")
+    assert found == {"summary-3": {}, "advances-4": {}}, found
