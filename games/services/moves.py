@@ -17,7 +17,7 @@ from ..engine.errors import IllegalAction
 from ..engine.state import GameState
 from ..errors import Refusal
 from ..models import Game, Move, Seat
-from .access import Board, access_board, board_of, lock_game, seat_of, seats_with_game
+from .access import Board, board_of, lock_game, seat_of, seats_with_game
 from .changes import record_change
 
 
@@ -87,6 +87,18 @@ def submit_move(user, game_id: int, version: int, action_json: dict) -> Board:
     Raises Refusal: 404 no such game; 403 not seated; 409 stale version (also a repeated POST),
     finished game, not your turn; 400 malformed action; 422 an action the rules forbid.
     """
+    return _submit(user, game_id, version, action_json, resolve_wilds=False)
+
+
+def submit_play(user, game_id: int, version: int, action_json: dict) -> Board:
+    """``submit_move``, except that a meld or lay-off refused with ``choose_wild`` whose wilds'
+    legal readings cannot matter (``direct_play.automatic_reading``, rule 0.3) is made with the
+    first of them, in the same transaction, without asking the player. Raises Refusal as
+    ``submit_move``."""
+    return _submit(user, game_id, version, action_json, resolve_wilds=True)
+
+
+def _submit(user, game_id: int, version: int, action_json: dict, *, resolve_wilds: bool) -> Board:
     with transaction.atomic():
         game, seats = seats_with_game(game_id, lock=True)
         seat = _mover_seat(user, game, seats, version)
@@ -97,22 +109,17 @@ def submit_move(user, game_id: int, version: int, action_json: dict) -> Board:
         rows = store.load_rows(game, seats)
         rows.away = frozenset(s.user_id for s in seats if s.away)
         rows.waiting_elsewhere = {s.user_id: s.waiting_elsewhere for s in seats if s.user_id}
-        after = _apply(rows, store.load_state(rows), seat, action, Move.Actor.PLAYER)
+        before = store.load_state(rows)
+        try:
+            after = _apply(rows, before, seat, action, Move.Actor.PLAYER)
+        except Refusal as refusal:
+            # The engine refused before anything was written, so the same state may be tried again.
+            resolved = (automatic_reading(before.player_view(seat.position), action_json)
+                        if resolve_wilds and refusal.code == "choose_wild" else None)
+            if resolved is None:
+                raise
+            after = _apply(rows, before, seat, action_from_json(resolved), Move.Actor.PLAYER)
         return board_of(rows, after, seat)
-
-
-def submit_play(user, game_id: int, version: int, action_json: dict) -> Board:
-    """``submit_move``, except that a meld or lay-off refused with ``choose_wild`` whose wilds'
-    legal readings cannot matter (``direct_play.automatic_reading``) is made with the first of
-    them, without asking the player. Raises Refusal as ``submit_move``."""
-    try:
-        return submit_move(user, game_id, version, action_json)
-    except Refusal as refusal:
-        resolved = automatic_reading(access_board(user, game_id).view, action_json) \
-            if refusal.code == "choose_wild" else None
-        if resolved is None:
-            raise
-        return submit_move(user, game_id, version, resolved)
 
 
 @task()
