@@ -104,3 +104,19 @@ def test_another_candidate_needs_a_clear_gain_to_replace_the_first():
     expert = chooser(make_variant("standard"), "expert")
     assert expert.better([0.5] * 6, [0.5] * 5 + [0.9]) == 0.0
     assert expert.better([0.5, 0.4, 0.5, 0.6, 0.5, 0.4], [0.7, 0.6, 0.7, 0.8, 0.7, 0.6]) == pytest.approx(0.2)
+
+
+def test_the_search_plays_the_positions_its_sampler_deals():
+    """A sampler that deals the true position (as tests/bench/expert_ceiling.py does to measure
+    what perfect knowledge would win) is asked once per position searched, with the seat's own view."""
+    state = build(["4C 5C 6C 9S 9H 9D KH 2D", "AS AH 3C 8D 10S JS QC"], discard="7D", turn=0, phase="play")
+    asked = []
+
+    def true_position(variant, view, memory, rng):
+        asked.append(view)
+        return state
+
+    expert = replace(chooser(state.variant, "expert"), samples=5, time_ms=None, sampler=true_position)
+    view = state.player_view(0)
+    expert.search(view, [Discard("9S"), Discard("2D")], random.Random(4), Memory(), time.perf_counter())
+    assert asked == [view] * 5

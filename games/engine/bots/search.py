@@ -21,6 +21,7 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..actions import Action, Discard, DrawStock, LayMeld, TakeDiscard
@@ -44,8 +45,10 @@ class ExpertPlayer:
     positions. Budget: ``samples`` positions per searched decision, each candidate played on for at
     most ``horizon`` actions, ``discards`` candidate discards; ``time_ms`` (None: no limit) stops
     dealing more positions once the decision has taken that long (the strong level's own choice
-    included: past it before the first position, that choice stands). Raises ValueError when
-    the view lists no legal action."""
+    included: past it before the first position, that choice stands). ``sampler(variant, view,
+    memory, rng) -> GameState`` deals each position (``sampling.sample_state``; a measurement may
+    deal the true one instead, to find what the search wins with perfect knowledge). Raises
+    ValueError when the view lists no legal action."""
 
     strong: ComputerPlayer
     rollout: ComputerPlayer
@@ -54,6 +57,7 @@ class ExpertPlayer:
     discards: int = 2
     confidence: float = 1.645
     time_ms: float | None = 100.0
+    sampler: Callable[..., GameState] = sample_state
 
     def __call__(self, view: PlayerView, rng: random.Random, memory: Memory | None = None) -> Action:
         started = time.perf_counter()
@@ -90,7 +94,7 @@ class ExpertPlayer:
             if self.time_ms is not None and (time.perf_counter() - started) * 1000 > self.time_ms:
                 break
             seed = rng.getrandbits(64)
-            state = sample_state(self.strong.variant, view, memory, random.Random(seed))
+            state = self.sampler(self.strong.variant, view, memory, random.Random(seed))
             for index, action in enumerate(candidates):
                 scores[index].append(self.play_out(state, view.seat, action, random.Random(seed + 1)))
         gains = [self.better(scores[0], other) for other in scores[1:]]

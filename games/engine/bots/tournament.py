@@ -17,6 +17,7 @@ import time
 from collections import defaultdict
 from dataclasses import replace
 
+from ..actions import Action
 from ..state import GameState
 from ..variants import make_variant
 from . import chooser
@@ -69,11 +70,7 @@ class Match:
         rngs = [random.Random(f"{self.seed}:{game}:{seat}") for seat in range(self.players)]
         while not state.finished and self.deals < deals:
             seat = state.deal.turn
-            choose = self.choosers[seats[seat]]
-            view = state.player_view(seat)
-            start = time.perf_counter()
-            action = choose(view, rngs[seat], memories[seat])
-            self.times[seats[seat]].append((time.perf_counter() - start) * 1000)
+            action = self.decide(seats[seat], state, seat, rngs[seat], memories[seat])
             state, events = state.apply(seat, action)
             for memory in memories:
                 memory.observe(events)
@@ -84,6 +81,14 @@ class Match:
             for seat, place in enumerate(state.standings()):
                 if place == 1:
                     self.games_won[seats[seat]] += 1
+
+    def decide(self, level: str, state: GameState, seat: int, rng: random.Random, memory: Memory) -> Action:
+        """``level``'s action for ``seat`` in ``state``, chosen from the seat's own view and memory
+        alone, and its decision time (ms) noted; a measurement may override it to see the position."""
+        start = time.perf_counter()
+        action = self.choosers[level](state.player_view(seat), rng, memory)
+        self.times[level].append((time.perf_counter() - start) * 1000)
+        return action
 
     def record_deal(self, seats: list[str], winner: int | None) -> None:
         """Credit a deal: 1 to the winner's level, or a share to every seat after a stalemate."""
