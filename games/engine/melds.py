@@ -428,7 +428,8 @@ def choose_reading(readings: list[MeldShape], declared: Mapping[Card, str], rule
                                   if all(r.stands_for(c) == code for c, code in declared.items())])
     if not matching:
         said = ", ".join(show_wild(c, code) for c, code in declared.items())
-        options = "; ".join(" ".join(show_wild(c, code) for c, code in r.wilds if c in declared) for r in readings)
+        options = "; ".join(dict.fromkeys(" ".join(show_wild(c, code) for c, code in r.wilds if c in declared)
+                                          for r in readings))
         raise IllegalAction("bad_wild", f"A wild cannot stand for that here ({said}). It can be: {options}.",
                             rules.wild_rule or "0.3")
     if len(matching) > 1:

@@ -200,6 +200,12 @@ def test_0_3_two_jokers_swapped_are_one_reading_of_a_contract_run():
     assert meld_notation(after)[1] == "JK=9H 10H JH JK~1=QH"
 
 
+def test_0_3_a_refused_declaration_names_each_place_a_wild_can_take_once():
+    state = frustration(["5S 5H 5D 10H JH JK JK~1 KS", "KH QH"], totals=[2, 1])
+    refusal = expect_illegal(state, 0, contract("5S 5H 5D", "10H JH JK JK~1", wilds={"JK": "5H"}), "bad_wild")
+    assert refusal.message.endswith("It can be: JK=8♥; JK=9♥; JK=Q♥; JK=K♥.")
+
+
 def test_0_3_a_run_whose_jokers_can_only_swap_places_is_laid_without_asking():
     state = frustration(["5S 5H 5D 9H 10H JK JK~1 KH KS", "KC QC"], totals=[2, 1])
     after, _ = state.apply(0, contract("5S 5H 5D", "9H 10H JK JK~1 KH"))
