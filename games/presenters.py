@@ -5,6 +5,7 @@ Everything here is built from the viewer's PlayerView and public move events onl
 """
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Min
@@ -31,7 +32,16 @@ from .engine.cards import (
     sort_by_suit,
 )
 from .engine.contracts import CONTRACTS, contract_text, group_label
-from .engine.melds import MeldRules, declaration, meld_readings, show, show_code, show_wild
+from .engine.melds import (
+    MeldRules,
+    declaration,
+    distinct_readings,
+    meld_readings,
+    show,
+    show_code,
+    show_wild,
+    wild_places,
+)
 from .engine.state import Phase, PlayerView, TableMeld
 from .forms import ComputerPlayerForm
 from .models import Game, Move, Seat
@@ -200,30 +210,43 @@ def _wild_label(wilds: tuple[tuple[str, str], ...]) -> str:
     return ", ".join(f"{show(parse_card(key))} as {show_code(code)}" for key, code in wilds)
 
 
+def _distinct(keyed: Iterable[tuple[Hashable, Choice]]) -> tuple[Choice, ...]:
+    """The first choice of each key, in order: choices that play the same thing are one button."""
+    first: dict[Hashable, Choice] = {}
+    for key, choice in keyed:
+        first.setdefault(key, choice)
+    return tuple(first.values())
+
+
 def reading_choices(view: PlayerView, selected: set[str], meld: int | None) -> list[Choice]:
     """The legal readings (0.3) of the selected cards played as a new meld (``meld`` None) or laid
     off on meld ``meld``, as buttons, each with what its wilds stand for. Only actions from
-    ``view.legal_actions`` are offered, and only for the target the player chose."""
+    ``view.legal_actions`` are offered, only for the target the player chose, and one button per
+    set of places the wilds take (readings that only swap two wilds' places put the same meld on
+    the table, ``melds.wild_places``)."""
     choices = []
     for action in legal_readings(view, sorted(selected), meld):
         if isinstance(action, LayMeld):
-            choices.append(Choice(f"Meld with {_wild_label(action.wilds)}", f"-/{_declaration_text(action.wilds)}"))
+            choice = Choice(f"Meld with {_wild_label(action.wilds)}", f"-/{_declaration_text(action.wilds)}")
         else:
-            choices.append(Choice(f"Lay off on meld {action.meld} with {_wild_label(action.wilds)}",
-                                  f"{action.meld}/{_declaration_text(action.wilds)}"))
-    return choices
+            choice = Choice(f"Lay off on meld {action.meld} with {_wild_label(action.wilds)}",
+                            f"{action.meld}/{_declaration_text(action.wilds)}")
+        choices.append((wild_places(action.wilds), choice))
+    return list(_distinct(choices))
 
 
 def contract_reading_choices(rules: MeldRules, number: int, hand: list[Card], groups: dict[str, str]) -> list[Choice]:
-    """For a contract refused because a wild has more than one place (0.3, R10): each reading of
-    the first group that has several under the meld ``rules``, as a button declaring its wilds
-    (``"contract/JK=8H"``). ``groups`` maps card keys to group numbers as the player sent them."""
+    """For a contract refused because a wild has more than one place (0.3, R10): each distinct
+    reading (``melds.distinct_readings``) of the first group that has several under the meld
+    ``rules``, as a button declaring its wilds (``"contract/JK=8H"``), labelled with the wilds in
+    table order (``"The run with JK as 8♥, JK as 9♥"``). ``groups`` maps card keys to group numbers
+    as the player sent them."""
     for index, (kind, _) in enumerate(CONTRACTS[number], start=1):
         cards = [c for c in hand if groups.get(c.key) == str(index)]
-        readings = meld_readings(cards, rules, kind)[0] if cards else []
+        readings = distinct_readings(meld_readings(cards, rules, kind)[0]) if cards else []
         if len(readings) > 1:
             label = group_label(number, index - 1)
-            return [Choice(f"{label.capitalize()} with {_wild_label(declaration(r, cards))}",
+            return [Choice(f"{label.capitalize()} with {_wild_label(tuple((c.key, code) for c, code in r.wilds))}",
                            f"contract/{_declaration_text(declaration(r, cards))}") for r in readings]
     return []
 
@@ -231,13 +254,13 @@ def contract_reading_choices(rules: MeldRules, number: int, hand: list[Card], gr
 def _swap_choices(view: PlayerView, meld: TableMeld) -> tuple[Choice, ...]:
     """One button per distinct swap on ``meld``: two copies of a card (``R10``, ``R10~1``) play the
     same swap, so the first copy's stands for both."""
-    choices = {}
+    choices = []
     for a in view.legal_actions:
         if isinstance(a, SwapWild) and a.meld == meld.id:
             label = (f"Swap {show(parse_card(a.card))} for "
                      f"{show_wild(parse_card(a.wild), meld.shape.stands_for(parse_card(a.wild)))}")
-            choices.setdefault(label, Choice(label, f"{a.meld}:{a.card}:{a.wild}"))
-    return tuple(choices.values())
+            choices.append((label, Choice(label, f"{a.meld}:{a.card}:{a.wild}")))
+    return _distinct(choices)
 
 
 def _show_keys(keys: list[str], wilds: dict[str, str] | None = None) -> str:

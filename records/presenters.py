@@ -189,13 +189,14 @@ def replay_frame(game: Game, seats: list[Seat], viewer: Seat | None, moves: list
 
 @dataclass(frozen=True)
 class SummaryLine:
-    """One seat in an end-of-deal summary: the cards it was left holding (sorted by suit), the
-    points the deal gave it, its running total after the deal; in Frustration Rummy the contract it
-    played, whether it laid it down and whether it advanced (R15)."""
+    """One seat in an end-of-deal summary: the cards it was left holding (sorted by suit), each
+    with whether it was wild in that deal (W3, R5, F11), the points the deal gave it, its running
+    total after the deal; in Frustration Rummy the contract it played, whether it laid it down and
+    whether it advanced (R15)."""
 
     name: str
     went_out: bool
-    left: tuple[Card, ...]
+    left: tuple[tuple[Card, bool], ...]
     points: int
     total: int
     contract: int = 0
@@ -244,7 +245,7 @@ def deal_summary(game: Game, seats: list[Seat], deal: Deal, results: list[dict])
     for seat in seats:
         position = seat.position
         points = result["penalties"][position]
-        hand = tuple(sort_by_suit(left[position]))
+        hand = tuple((c, rules.is_wild_in_stored_deal(c, deal.variant_state)) for c in sort_by_suit(left[position]))
         if rules.has_contracts:
             # The contract the seat played: its contract now less every advance from this round on (R15).
             contract = seat.total - sum(r["penalties"][position] for r in results if r["deal"] >= deal.number)

@@ -6,6 +6,9 @@ view by view.
   NUL in text, so it would reach the database as an error); a URL longer than
   ``MAX_URL_CHARACTERS`` gets a 414 page (a redirect carrying it, such as the log-in's ``next``,
   would pass Django's limit on redirect URLs and be logged as an error).
+- ``MethodNotAllowedPageMiddleware``: a request whose method the view does not take (a GET of an
+  address that takes only a POST: Django's ``require_POST`` answers 405 with an empty body) gets
+  the 405 page, with Django's ``Allow`` header kept.
 - ``DatabaseUnavailableMiddleware``: a view that fails because PostgreSQL cannot be reached, timed
   out a statement or lost its connection (``OperationalError``, ``InterfaceError``; bounded by
   ``DATABASE_CONNECT_TIMEOUT`` and ``DATABASE_STATEMENT_TIMEOUT``) answers a 503 page with
@@ -16,8 +19,9 @@ from __future__ import annotations
 import logging
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.template import loader
+from django.utils.cache import patch_vary_headers
 
 from .outages import summary
 
@@ -58,6 +62,23 @@ class RefuseMalformedRequestMiddleware:
         if _carries_nul(request):
             return error_page(request, "400.html", 400, reason="The request contains a NUL character.")
         return self.get_response(request)
+
+
+class MethodNotAllowedPageMiddleware:
+    """The 405 page (``405.html``, the board fragment for htmx) in place of the empty body of a
+    ``HttpResponseNotAllowed`` (module docstring)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not isinstance(response, HttpResponseNotAllowed):
+            return response
+        page = error_page(request, "405.html", 405, allowed=" or ".join(response["Allow"].split(", ")))
+        page["Allow"] = response["Allow"]
+        patch_vary_headers(page, ["HX-Request"])
+        return page
 
 
 class DatabaseUnavailableMiddleware:

@@ -115,6 +115,8 @@ MIDDLEWARE = [
     "rummy_site.middleware.RefuseMalformedRequestMiddleware",
     "accounts.middleware.HtmxLoginRedirectMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Innermost: the 405 page it puts in place of an empty one still gets the headers added above.
+    "rummy_site.middleware.MethodNotAllowedPageMiddleware",
 ]
 
 ROOT_URLCONF = "rummy_site.urls"

@@ -66,6 +66,44 @@ def test_an_htmx_request_with_a_nul_character_gets_a_board_sized_answer():
     assert b'id="board"' in response.content
 
 
+POST_ONLY = [("game_new", False), ("game_move", False), ("game_join", False), ("game_start", False),
+             ("game_add_computer", False), ("game_close", False), ("game_reclaim", False),
+             ("game_hand_order", False), ("game_free_seat", True)]
+
+
+def post_only_url(name: str, game, with_seat: bool) -> str:
+    if name == "game_new":
+        return reverse(name)
+    return reverse(name, args=[game.pk, 1] if with_seat else [game.pk])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("name", "with_seat"), POST_ONLY, ids=[name for name, _ in POST_ONLY])
+def test_a_get_of_a_post_only_address_gets_the_405_page_and_changes_nothing(name, with_seat):
+    game = make_table()
+    before = snapshot(game)
+
+    response = login(game.created_by).get(post_only_url(name, game, with_seat))
+
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    body = response.content.decode()
+    assert body.lstrip().startswith("<!doctype") and "<h1>Not available this way</h1>" in body
+    assert "(by POST)" in body and '<a href="/">Back to the lobby</a>' in body
+    assert "Content-Security-Policy" in response.headers and "HX-Request" in response["Vary"]
+    assert snapshot(game) == before
+
+
+@pytest.mark.django_db
+def test_an_htmx_request_with_the_wrong_method_gets_a_board_sized_405():
+    game = make_table()
+
+    response = login(game.created_by).get(reverse("game_move", args=[game.pk]), headers={"HX-Request": "true"})
+
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert not response.content.lstrip().startswith(b"<!doctype")
+    assert b'id="board"' in response.content and b"Not available this way" in response.content
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("cursor", ["99999999999999999999999.1", "1.99999999999999999999999", "9" * 4000 + ".1",
                                     "\u00b2.1", "1.\u0663", "-1.5", "."])

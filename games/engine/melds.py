@@ -318,6 +318,29 @@ def reading_matters(cards: Sequence[str], declarations: Sequence[Sequence[tuple[
     return len(ranks) != 1 or None in ranks
 
 
+def wild_places(wilds: Sequence[tuple[object, str]]) -> tuple[str, ...]:
+    """The places a reading's wilds take, sorted: ``((JK, "9H"), (JK~1, "8H"))`` -> ``("8H", "9H")``.
+
+    ``wilds`` are ``(wild, code)`` pairs, the wild as a Card or a key (a MeldShape's ``wilds``, an
+    action's). Two readings of the same cards with the same places put the same meld on the table
+    and differ only in which wild fills which place. That is no choice for the player (rule 0.3):
+    no rule tells two wilds of one deal apart. Wild Rummy's all have the deal's rank, score 25 and
+    are freed by a swap into the same duty (W3, W6, W11, W14); Frustration's never leave the table
+    (R12); Frayzy allows one Wild a meld (F11). The codes alone tell a set from a run: a set's share
+    one rank, a run's one suit and no rank.
+    """
+    return tuple(sorted(code for _, code in wilds))
+
+
+def distinct_readings(readings: Sequence[MeldShape]) -> list[MeldShape]:
+    """The first of ``readings`` for each of their ``wild_places``, in order: one reading per meld
+    the player could mean (rule 0.3)."""
+    first: dict[tuple[str, ...], MeldShape] = {}
+    for reading in readings:
+        first.setdefault(wild_places(reading.wilds), reading)
+    return list(first.values())
+
+
 def _code_rank(code: str) -> int | None:
     try:
         return parse_card(code).rank
@@ -392,7 +415,8 @@ def _declared(cards: Sequence[Card], wilds: Mapping[str, str], rules: MeldRules)
 def choose_reading(readings: list[MeldShape], declared: Mapping[Card, str], rules: MeldRules,
                    fixed: Mapping[Card, str] | None = None) -> MeldShape:
     """Pick the one reading that agrees with ``fixed`` (wilds already on the table, 0.3) and the
-    player's ``declared`` wilds.
+    player's ``declared`` wilds; readings that differ only in which wild fills which place count
+    as one (``distinct_readings``) and the first of them is taken.
 
     Raises:
         IllegalAction("bad_wild"): no reading gives a wild what it was declared as.
@@ -400,15 +424,19 @@ def choose_reading(readings: list[MeldShape], declared: Mapping[Card, str], rule
     """
     fixed = fixed or {}
     readings = [r for r in readings if all(r.stands_for(c) == code for c, code in fixed.items())]
-    matching = [r for r in readings if all(r.stands_for(c) == code for c, code in declared.items())]
+    matching = distinct_readings([r for r in readings
+                                  if all(r.stands_for(c) == code for c, code in declared.items())])
     if not matching:
         said = ", ".join(show_wild(c, code) for c, code in declared.items())
-        options = "; ".join(" ".join(show_wild(c, code) for c, code in r.wilds if c in declared) for r in readings)
+        options = "; ".join(dict.fromkeys(" ".join(show_wild(c, code) for c, code in r.wilds if c in declared)
+                                          for r in readings))
         raise IllegalAction("bad_wild", f"A wild cannot stand for that here ({said}). It can be: {options}.",
                             rules.wild_rule or "0.3")
     if len(matching) > 1:
         options = " or ".join(" ".join(show_wild(c, code) for c, code in r.wilds if c not in fixed) for r in matching)
-        raise IllegalAction("choose_wild", f"Choose what the wild stands for: {options}.", "0.3")
+        several = sum(c not in fixed for c, _ in matching[0].wilds) > 1
+        raise IllegalAction("choose_wild", f"Choose what the {'wilds stand' if several else 'wild stands'} for: "
+                            f"{options}.", "0.3")
     return matching[0]
 
 

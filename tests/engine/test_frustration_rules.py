@@ -192,6 +192,26 @@ def test_r11_a_wild_laid_off_on_a_run_says_its_place():
     expect_illegal(state, 0, lay_off(1, "JK=10H"), "bad_wild")
 
 
+def test_0_3_two_jokers_swapped_are_one_reading_of_a_contract_run():
+    state = frustration(["5S 5H 5D 10H JH JK JK~1 KS", "KH QH"], totals=[2, 1])
+    refusal = expect_illegal(state, 0, contract("5S 5H 5D", "10H JH JK JK~1"), "choose_wild", "0.3")
+    assert refusal.message.endswith("Choose what the wilds stand for: JK=8♥ JK=9♥ or JK=9♥ JK=Q♥ or JK=Q♥ JK=K♥.")
+    after, _ = state.apply(0, contract("5S 5H 5D", "10H JH JK JK~1", wilds={"JK": "9H", "JK~1": "QH"}))
+    assert meld_notation(after)[1] == "JK=9H 10H JH JK~1=QH"
+
+
+def test_0_3_a_refused_declaration_names_each_place_a_wild_can_take_once():
+    state = frustration(["5S 5H 5D 10H JH JK JK~1 KS", "KH QH"], totals=[2, 1])
+    refusal = expect_illegal(state, 0, contract("5S 5H 5D", "10H JH JK JK~1", wilds={"JK": "5H"}), "bad_wild")
+    assert refusal.message.endswith("It can be: JK=8♥; JK=9♥; JK=Q♥; JK=K♥.")
+
+
+def test_0_3_a_run_whose_jokers_can_only_swap_places_is_laid_without_asking():
+    state = frustration(["5S 5H 5D 9H 10H JK JK~1 KH KS", "KC QC"], totals=[2, 1])
+    after, _ = state.apply(0, contract("5S 5H 5D", "9H 10H JK JK~1 KH"))
+    assert meld_notation(after)[1] in ("9H 10H JK=JH JK~1=QH KH", "9H 10H JK~1=JH JK=QH KH")
+
+
 def test_r11_new_runs_need_4_cards():
     state = frustration(["4H 5H 6H 9S", "KH QH"], laid_down=[True, False])
     expect_illegal(state, 0, lay_meld("4H 5H 6H"), "bad_meld")

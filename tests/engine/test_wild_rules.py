@@ -171,6 +171,15 @@ def test_w8_a_wild_at_either_end_of_a_run_must_be_declared_and_stays_within_a_to
     assert read_meld(cards("AH 2H 3C"), rules_for(3)).notation() == "AH 2H 3C=3H"
 
 
+def test_0_3_two_wilds_that_only_swap_places_are_one_reading():
+    rules = rules_for(7)
+    assert read_meld(cards("3H 6H 7C 7H"), rules).notation() in ("3H 7C=4H 7H=5H 6H", "3H 7H=4H 7C=5H 6H")
+    with pytest.raises(IllegalAction) as refused:
+        read_meld(cards("3H 5H 7C 7H"), rules)
+    assert refused.value.message == "Choose what the wilds stand for: 7♣=2♥ 7♥=4♥ or 7♣=4♥ 7♥=6♥."
+    assert read_meld(cards("3H 5H 7C 7H"), rules, {"7H": "2H"}).notation() == "7H=2H 3H 7C=4H 5H"
+
+
 def test_w8_edge_2_an_ace_wild_stands_for_the_ace_and_scores_25_in_hand():
     state = wild(["AS 2H 3H 9C", "KH QH"], number=1)
     assert lay_meld("AS=AH 2H 3H") in state.legal_actions(0)

@@ -187,6 +187,46 @@ def test_a_contract_reading_chosen_by_its_button_lays_the_contract_down():
 
 
 @pytest.mark.django_db
+def test_a_contract_run_with_two_jokers_offers_each_run_once_and_its_button_lays_it():
+    game = make_started_game(players=2, seed="direct-play", variant="frustration")
+    put_position(game, frustration(["5S 5H 5D 10H JH JK JK~1 KS", "KC QC"]).deal)
+    Seat.objects.filter(game=game).update(total=2)
+    client = login(seat_to_move(game).user)
+    contract = {"type": "lay_contract", "groups": [["5S", "5H", "5D"], ["10H", "JH", "JK", "JK~1"]]}
+    response = post_move(client, game, contract, game.version, htmx=True)
+    body = unescape(response.content.decode())
+    assert response.status_code == 422
+    assert "Choose what the wilds stand for: JK=8♥ JK=9♥ or JK=9♥ JK=Q♥ or JK=Q♥ JK=K♥." in body
+    buttons = re.findall(r'<button[^>]*name="reading" value="([^"]+)"[^>]*>([^<]*)</button>', body)
+    assert [label for _, label in buttons] == ["The run with JK as 8♥, JK as 9♥", "The run with JK as 9♥, JK as Q♥",
+                                               "The run with JK as Q♥, JK as K♥"]
+
+    fields = {"version": str(game.version), "reading": buttons[1][0], "groups": "2",
+              **{f"group:{key}": str(n) for n, group in enumerate(contract["groups"], 1) for key in group}}
+    assert client.post(reverse("game_move", args=[game.pk]), fields).status_code == 302
+    run = Meld.objects.get(deal=current_deal(game), kind="run")
+    assert sorted(run.cards.exclude(stands_for="").values_list("stands_for", flat=True)) == ["9H", "QH"]
+
+
+@pytest.mark.django_db
+def test_two_different_wilds_that_only_swap_places_are_one_button():
+    game = wild_table(["3H 5H 7C 7H 9S", "KC QC"], number=7)
+    client = login(seat_to_move(game).user)
+    response = post_move(client, game, {"type": "lay_meld", "cards": ["3H", "5H", "7C", "7H"]}, game.version, htmx=True)
+    body = unescape(response.content.decode())
+    assert response.status_code == 422
+    assert "Choose what the wilds stand for: 7♣=2♥ 7♥=4♥ or 7♣=4♥ 7♥=6♥." in body
+    buttons = re.findall(r'<button[^>]*name="reading" value="([^"]+)"[^>]*>([^<]*)</button>', body)
+    assert buttons == [("-/7C=2H,7H=4H", "Meld with 7♣ as 2♥, 7♥ as 4♥"),
+                       ("-/7C=4H,7H=6H", "Meld with 7♣ as 4♥, 7♥ as 6♥")]
+
+    fields = {"version": str(game.version), "reading": buttons[1][0], "cards": ["3H", "5H", "7C", "7H"]}
+    assert client.post(reverse("game_move", args=[game.pk]), fields).status_code == 302
+    meld = Meld.objects.get(deal=current_deal(game))
+    assert dict(meld.cards.exclude(stands_for="").values_list("code", "stands_for")) == {"7C": "4H", "7H": "6H"}
+
+
+@pytest.mark.django_db
 def test_the_board_offers_its_targets_on_the_viewers_turn_only():
     game = wild_table(["QC QD AH 9S", "KH QH JS"])
     mover, other = seats_of(game)

@@ -12,7 +12,7 @@ from games.engine.variants import VARIANTS
 from games.models import Game, Move, Seat
 from games.presenters import card_name, code_name
 from records.presenters import deal_summary
-from tests.engine.builders import build, frayzy, wild
+from tests.engine.builders import FrustrationRummy, build, frayzy, wild
 from tests.factories import login, make_started_game, make_table, make_user, play_moves, put_position, seats_of
 
 pytestmark = pytest.mark.django_db
@@ -104,6 +104,32 @@ def test_the_summary_of_a_deal_says_who_went_out_what_was_left_and_the_totals():
     assert re.findall(r'data-card="(\w+)"', ben) == ["2C", "KH", "QS"]
     assert re.findall(r'<td class="number">(\d+)</td>', ben) == ["22", "22"]
     assert 'data-testid="dismiss-summary">Play on</button>' in body
+
+
+def summary_wilds(game, number):
+    """The cards of each summary line of deal ``number`` of ``game``, and those marked wild."""
+    body = login(seats_of(game)[0].user).get(reverse("game_deal_summary", args=[game.pk, number])).content.decode()
+    assert f"{number} is over" in body
+    return (re.findall(r'<span class="card [^"]*" data-card="([\w~]+)"', body),
+            re.findall(r'<span class="card [^"]*card-wild[^"]*" data-card="([\w~]+)"', body))
+
+
+def test_a_frustration_summary_marks_jokers_and_2s_wild():
+    state = build(["5S 5H 5C 6S 6H 6C 7S 7H 7C 9D", "2C JK 2H KC"], variant=FrustrationRummy(), phase="play")
+    game = game_at(state, variant="frustration")
+    submit(game, 0, {"type": "lay_contract", "groups": [["5S", "5H", "5C"], ["6S", "6H", "6C"], ["7S", "7H", "7C"]]})
+    submit(game, 0, {"type": "discard", "card": "9D"})
+    left, wilds = summary_wilds(game, 1)
+    assert sorted(left) == ["2C", "2H", "JK", "KC"] and sorted(wilds) == ["2C", "2H", "JK"]
+
+
+def test_a_wild_rummy_summary_marks_the_wild_rank_of_that_deal():
+    game = game_at(wild(["5S 5H 5C 9D", "AH 2C KS"], number=1), variant="wild")
+    submit(game, 0, {"type": "lay_meld", "cards": ["5S", "5H", "5C"]})
+    submit(game, 0, {"type": "discard", "card": "9D"})
+    assert game.deals.count() == 2  # deal 2 is in play, with 2s wild (W3)
+    left, wilds = summary_wilds(game, 1)
+    assert sorted(left) == ["2C", "AH", "KS"] and wilds == ["AH"]
 
 
 def test_the_last_deals_summary_closes_instead_of_playing_on():
