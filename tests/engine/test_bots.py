@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import random
 import types
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -329,6 +330,21 @@ def test_a_seeded_tournament_replays_exactly(variant):
 def test_tournament_alternates_seats():
     match = Match("standard", 2, "s", ["strong", "normal"])
     assert [match.seat_levels(game) for game in range(2)] == [["strong", "normal"], ["normal", "strong"]]
+    assert match.seed_of(0) == match.seed_of(1) != match.seed_of(2)
+
+
+def test_three_levels_sit_in_every_order_on_each_seed():
+    """Rotating three levels round the table keeps each one's neighbours (expert always before
+    strong); a level's place in the turn order sways its share by itself, so the six games of a
+    seed seat the levels in all six orders: each level follows each other one in half of them."""
+    match = Match("wild", 3, "s", ["expert", "strong", "normal"])
+    seatings = [match.seat_levels(game) for game in range(6)]
+    assert len({tuple(seating) for seating in seatings}) == 6
+    assert len({match.seed_of(game) for game in range(6)}) == 1 and match.seed_of(6) != match.seed_of(5)
+    follows = Counter((seating[seat], seating[(seat + 1) % 3]) for seating in seatings for seat in range(3))
+    assert set(follows.values()) == {3}
+    four_seats = Match("wild", 4, "s", ["expert", "strong", "normal"])
+    assert four_seats.seat_levels(1) == ["expert", "normal", "strong", "expert"]
 
 
 def test_a_match_can_give_the_expert_another_time_budget():

@@ -1,7 +1,9 @@
 """Head-to-head matches between computer levels, engine only (``manage.py bot_tournament`` prints them).
 
-Games are played in pairs on the same game seed with the levels' seats swapped, so each level gets
-the same cards and the same first player as the other (seats and first player alternated).
+Each game seed is played once for every order of the levels round the table (``seat_levels``), so
+each level gets the same cards, the same first player and the same neighbours as every other: two
+levels swap seats; three or four also sit in every order, as a level's place in the turn order
+(whose discards it is offered, who is offered its own) sways its share of deals by itself.
 Play stops once ``deals`` deals (hands, deals or rounds) have ended; a game cut short there is not
 counted in ``games_won``. Each seat keeps its own ``Memory``, fed only the public events of
 ``GameState.apply``, and its own random generator, all derived from ``seed``, so a match is
@@ -10,6 +12,7 @@ reproducible (decision times aside). The expert's time budget per decision can b
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import statistics
@@ -48,10 +51,19 @@ class Match:
         self.games_won = {level: 0 for level in levels}
         self.times: dict[str, list[float]] = {level: [] for level in levels}
         self.deals = 0
+        self.orders = list(itertools.permutations(levels))
 
     def seat_levels(self, game: int) -> list[str]:
-        """The level in each seat of game number ``game`` (0-based): rotated one seat per game."""
-        return [self.levels[(seat + game) % len(self.levels)] for seat in range(self.players)]
+        """The level in each seat of game number ``game`` (0-based): the games of one seed (``seed_of``)
+        take the levels' orders in turn (``itertools.permutations``), seat by seat, a level taking
+        a second seat when the table has more seats than levels."""
+        order = self.orders[game % len(self.orders)]
+        return [order[seat % len(order)] for seat in range(self.players)]
+
+    def seed_of(self, game: int) -> str:
+        """The game seed (the cards and the first player) of game number ``game``: one per
+        ``len(self.orders)`` games."""
+        return f"{self.seed}:{game // len(self.orders)}"
 
     def play(self, deals: int) -> dict:
         """Play games until ``deals`` deals have ended; return ``result()``."""
@@ -65,7 +77,7 @@ class Match:
         """Play game number ``game`` (its seed shared with the games of the same pair) until it ends
         or the match has ``deals`` deals."""
         seats = self.seat_levels(game)
-        state = GameState.new(make_variant(self.variant), self.players, f"{self.seed}:{game // len(self.levels)}")
+        state = GameState.new(make_variant(self.variant), self.players, self.seed_of(game))
         memories = [Memory() for _ in seats]
         rngs = [random.Random(f"{self.seed}:{game}:{seat}") for seat in range(self.players)]
         while not state.finished and self.deals < deals:
