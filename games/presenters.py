@@ -500,6 +500,8 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
         "deal_label": f"{rules.deal_word} {view.deal_number}"
                       + (f" of {view.deals_in_game}" if view.deals_in_game else ""),
         "wild_label": rules.wild_label(view),
+        "discard_top_wild": view.discard_top is not None and rules.is_wild(view.discard_top, view),
+        "taken_discard_wild": view.taken_discard is not None and rules.is_wild(view.taken_discard, view),
         "pending_cards": [hand_card(c) for c in order(list(view.pending))],
         "readings": readings,
         "plays": play_targets(view) if your_turn else None,

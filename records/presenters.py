@@ -77,11 +77,12 @@ def deal_records(deals: list[Deal], facts: ReplayedFacts | None) -> list[DealRec
 
 @dataclass(frozen=True)
 class SeatFrame:
-    """A seat at one step of the replay: ``hand`` (sorted by suit) is None when the viewer may not see it."""
+    """A seat at one step of the replay: ``hand`` (sorted by suit), each card with whether it is wild
+    in the deal (W3, R5, F11), is None when the viewer may not see it."""
 
     position: int
     name: str
-    hand: tuple[Card, ...] | None
+    hand: tuple[tuple[Card, bool], ...] | None
     hand_size: int
     total: int
     is_turn: bool
@@ -115,9 +116,9 @@ class ReplayFrame:
     deal_number: int
     seats: list[SeatFrame]
     melds: list[MeldFrame]
-    discard: list[Card]
+    discard: list[tuple[Card, bool]]
     discard_size: int
-    stock: list[Card]
+    stock: list[tuple[Card, bool]]
     stock_size: int
     move: MoveLine | None
     move_by: str
@@ -139,20 +140,27 @@ def _melds(deal, names: list[str]) -> list[MeldFrame]:
     return [MeldFrame(names[m.owner], tuple((c, m.shape.stands_for(c)) for c in m.shape.cards)) for m in deal.melds]
 
 
+def _marked(state: GameState, deal, cards) -> list[tuple[Card, bool]]:
+    """``cards`` each with whether it is wild in ``deal`` (a deal or a player's view of it)."""
+    return [(card, state.variant.is_wild(card, deal)) for card in cards]
+
+
 def _face_up_frame(state: GameState, deal: DealState, names: list[str]) -> dict:
-    return {"deal_number": deal.number, "melds": _melds(deal, names), "discard": list(deal.discard),
-            "discard_size": len(deal.discard), "stock": list(reversed(deal.stock)), "stock_size": len(deal.stock),
-            "seats": [SeatFrame(s, name, tuple(sort_by_suit(deal.hands[s])), len(deal.hands[s]), state.totals[s],
-                                s == deal.turn and not state.finished, False) for s, name in enumerate(names)]}
+    return {"deal_number": deal.number, "melds": _melds(deal, names), "discard": _marked(state, deal, deal.discard),
+            "discard_size": len(deal.discard), "stock": _marked(state, deal, reversed(deal.stock)),
+            "stock_size": len(deal.stock),
+            "seats": [SeatFrame(s, name, tuple(_marked(state, deal, sort_by_suit(deal.hands[s]))), len(deal.hands[s]),
+                                state.totals[s], s == deal.turn and not state.finished, False)
+                      for s, name in enumerate(names)]}
 
 
 def _player_frame(state: GameState, viewer: int | None, names: list[str]) -> dict:
     view = state.player_view(viewer)
     return {"deal_number": view.deal_number, "melds": _melds(view, names),
-            "discard": [view.discard_top] if view.discard_top else [], "discard_size": view.discard_size,
-            "stock": [], "stock_size": view.stock_size,
-            "seats": [SeatFrame(s, name, tuple(sort_by_suit(list(view.hand))) if s == viewer else None,
-                                view.hand_sizes[s], view.totals[s],
+            "discard": _marked(state, view, [view.discard_top] if view.discard_top else []),
+            "discard_size": view.discard_size, "stock": [], "stock_size": view.stock_size,
+            "seats": [SeatFrame(s, name, tuple(_marked(state, view, sort_by_suit(list(view.hand))))
+                                if s == viewer else None, view.hand_sizes[s], view.totals[s],
                                 s == view.turn, s == viewer) for s, name in enumerate(names)]}
 
 

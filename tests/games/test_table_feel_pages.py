@@ -284,3 +284,34 @@ def test_a_deal_summary_takes_a_fixed_number_of_queries(django_assert_num_querie
     with django_assert_num_queries(SUMMARY_QUERIES):
         response = client.get(reverse("game_deal_summary", args=[game.pk, 1]), headers={"HX-Request": "true"})
     assert response.status_code == 200
+
+
+def wild_marks(body: str) -> list[tuple[str, bool]]:
+    """Each card shown in ``body`` (its key) and whether it carries the wild mark, in page order."""
+    return [(key, "card-wild" in classes)
+            for classes, key in re.findall(r'<span class="(card [^"]*)" data-card="([\w~]+)"', body)]
+
+
+def test_the_discard_top_and_the_card_taken_are_marked_wild_like_the_hand():
+    """A Frustration 2 is wild (R5) wherever it shows: on the discard pile, and in the note on the
+    card just taken, not only in the hand."""
+    game = game_at(build(["5S 2C 9D KC", "4H 8S JD"], variant=FrustrationRummy(), discard="7D 2H", phase="draw"),
+                   variant="frustration")
+    marks = dict(wild_marks(board(game)))
+    assert marks["2H"] and marks["2C"] and not marks["9D"]
+    submit(game, 0, {"type": "take_discard"})
+    note = re.search(r"You took (.*?) from the discard pile", board(game)).group(1)
+    assert wild_marks(note) == [("2H", True)]
+
+
+def test_every_step_of_a_frustration_replay_marks_its_2s_and_jokers_wild():
+    game = make_started_game(players=2, humans=["ana", "ben"], seed="replay-wilds", variant="frustration")
+    play_moves(game, 40, seed="replay-wilds")
+    client = login(seats_of(game)[0].user)
+    shown = []
+    for step in range(0, 41, 4):
+        body = client.get(reverse("game_replay", args=[game.pk]), {"step": step},
+                          headers={"HX-Request": "true"}).content.decode()
+        shown += wild_marks(body)
+    assert any(key.startswith("2") for key, _ in shown), "no 2 came to the viewer's side in 40 moves: another seed"
+    assert [key for key, marked in shown if marked] == [key for key, _ in shown if key.startswith(("2", "JK"))]
