@@ -21,10 +21,12 @@ SERIOUS = ("serious", "critical")
 
 SIDEWAYS_OVERFLOW = """() => {
   // How far the page scrolls sideways, and the innermost elements that stick out on the right;
-  // and the tables cut by their own sideways scroll (a column out of sight).
+  // and the tables cut by their own sideways scroll (a column out of sight) but for a .table-scroll,
+  // a focusable region whose edges show that it scrolls.
   const width = document.documentElement.clientWidth;
   const overflow = document.documentElement.scrollWidth - width;
-  const cut = [...document.querySelectorAll(".table-wrap")].filter(wrap => wrap.scrollWidth > wrap.clientWidth + 1)
+  const cut = [...document.querySelectorAll(".table-wrap:not(.table-scroll)")]
+    .filter(wrap => wrap.scrollWidth > wrap.clientWidth + 1)
     .map(wrap => `${wrap.querySelector("table").className || wrap.parentElement.className}`
       + ` by ${wrap.scrollWidth - wrap.clientWidth}px`);
   if (overflow <= 0 && cut.length === 0) return null;
@@ -32,6 +34,28 @@ SIDEWAYS_OVERFLOW = """() => {
     && ![...el.children].some(child => child.getBoundingClientRect().right > width + 0.5));
   return {overflow, cut, out: out.slice(0, 4).map(el => el.tagName.toLowerCase() + "." + [...el.classList].join("."))};
 }"""
+
+
+WORDS_BROKEN_MID_WORD = """selector => {
+  // Words of the cells matched by selector whose short words (a normal name: "alice", "Computer 3
+  // (strong)", "Finished") run over two lines; a word longer than 12 characters may break where it must.
+  const found = [];
+  for (const cell of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        if (word[0].length > 12) continue;
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (tops.size > 1) found.push(word[0]);
+      }
+    }
+  }
+  return found;
+}"""
+TABLE_CELLS = "main table :is(th, td)"
 
 
 def screenshot(page, name: str, size: dict) -> None:
@@ -42,13 +66,15 @@ def screenshot(page, name: str, size: dict) -> None:
 
 
 def overflow_at_each_width(page, name: str) -> dict:
-    """``{width: how far the page scrolls sideways, what sticks out, the tables cut}`` at 1280, 390
-    and 320 px, for the widths where any is."""
+    """``{width: how far the page scrolls sideways, what sticks out, the tables cut, the words of
+    table cells broken mid-word}`` at 1280, 390 and 320 px, for the widths where any is."""
     found = {}
     for size in (DESKTOP, PHONE, NARROWEST):
         page.set_viewport_size(size)
         screenshot(page, name, size)
-        overflow = page.evaluate(SIDEWAYS_OVERFLOW)
+        overflow = page.evaluate(SIDEWAYS_OVERFLOW) or {}
+        if broken := page.evaluate(WORDS_BROKEN_MID_WORD, TABLE_CELLS):
+            overflow["broken"] = broken
         if overflow:
             found[size["width"]] = overflow
     page.set_viewport_size(DESKTOP)

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Seat
-from tests.e2e.pages import DESKTOP, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
+from tests.e2e.pages import DESKTOP, NARROWEST, PHONE, WORDS_BROKEN_MID_WORD, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene, people
 from tests.engine.builders import build
 from tests.factories import make_user, put_position
@@ -282,26 +282,8 @@ def test_the_lobby_shows_only_the_chosen_games_options(ana):
 
 LONGEST_NAME = "Longname" + "x" * 142
 """A user name as long as the site allows (150 characters), one unbroken word."""
-NAMES_BROKEN_MID_WORD = """() => {
-  // Headings naming players whose short words (a normal name: "alice", "Computer 3 (strong)") run
-  // over two lines; a word longer than 12 characters may break where it must.
-  const found = [];
-  for (const cell of document.querySelectorAll(
-    "main :is(.score-sheet, .contract-board, .deal-summary-table, [data-testid=record-seat]) th")) {
-    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const word of node.data.matchAll(/\\S+/g)) {
-        if (word[0].length > 12) continue;
-        const range = document.createRange();
-        range.setStart(node, word.index);
-        range.setEnd(node, word.index + word[0].length);
-        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-        if (tops.size > 1) found.push(word[0]);
-      }
-    }
-  }
-  return found;
-}"""
+NAMED_HEADINGS = "main :is(.score-sheet, .contract-board, .deal-summary-table, [data-testid=record-seat]) th"
+"""Headings naming players."""
 
 
 def test_long_names_wrap_and_short_names_stay_whole(ana):
@@ -318,7 +300,7 @@ def test_long_names_wrap_and_short_names_stay_whole(ana):
             found[f"{name} sideways"] = overflow
         for size in (DESKTOP, PHONE, NARROWEST):
             ana.set_viewport_size(size)
-            if broken := ana.evaluate(NAMES_BROKEN_MID_WORD):
+            if broken := ana.evaluate(WORDS_BROKEN_MID_WORD, NAMED_HEADINGS):
                 found[f"{name}-{size['width']} broken"] = broken
     assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
 
