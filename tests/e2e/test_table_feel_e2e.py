@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Seat
-from tests.e2e.pages import DESKTOP, NARROWEST, PHONE, WORDS_BROKEN_MID_WORD, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
+from tests.e2e.pages import DESKTOP, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene, people
 from tests.engine.builders import build
 from tests.factories import make_user, put_position
@@ -280,29 +280,51 @@ def test_the_lobby_shows_only_the_chosen_games_options(ana):
             expect(frayzy_target).to_be_hidden()
 
 
-LONGEST_NAME = "Longname" + "x" * 142
-"""A user name as long as the site allows (150 characters), one unbroken word."""
-NAMED_HEADINGS = "main :is(.score-sheet, .contract-board, .deal-summary-table, [data-testid=record-seat]) th"
-"""Headings naming players."""
+LONGEST_NAME = "Longname" + "W" * 142
+"""A user name as long as the site allows (150 characters), one unbroken word of wide letters."""
+NAME_LINES = """name => {
+  // Boxes holding the name (the nearest box that is not inline around the innermost element whose
+  // text holds it whole) that run over two lines, or out of the window on the right.
+  const found = [];
+  const holders = [...document.querySelectorAll("main *")].filter(el => el.textContent.includes(name)
+    && ![...el.children].some(child => child.textContent.includes(name)) && el.getClientRects().length > 0);
+  for (const holder of holders) {
+    let box = holder;
+    while (getComputedStyle(box).display === "inline") box = box.parentElement;
+    const style = getComputedStyle(box), rect = box.getBoundingClientRect();
+    const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+    const lines = (rect.height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)
+      - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth)) / line;
+    if (lines > 2.5 || rect.right > document.documentElement.clientWidth + 0.5) {
+      found.push(`${box.tagName.toLowerCase()}.${[...box.classList].join(".")} ${lines.toFixed(1)} lines`);
+    }
+  }
+  return found;
+}"""
 
 
-def test_long_names_wrap_and_short_names_stay_whole(ana):
-    """A 150-character name: neither the table nor its record scrolls sideways and no column is cut,
-    at 1280 and 390 px; "ana" and "Computer 3 (normal)" are never broken mid-word."""
+def test_long_names_are_shortened_and_short_names_stay_whole(ana):
+    """A 150-character name: the table, its record and My games scroll sideways at no width and
+    no column is cut; the name takes two lines at most anywhere (seat boxes, turn banner, score
+    sheets' and contract tables' headings, lists) and is read whole by a screen reader; "ana" and
+    "Computer 3 (normal)" are never broken mid-word (overflow_at_each_width)."""
     game = game_with_results("frustration", 3, humans=[people(1)[0], make_user(LONGEST_NAME), make_user("bobby")])
     Seat.objects.filter(game=game, position=2).update(user=None, bot_level=Seat.BotLevel.NORMAL)
     found = {}
-    for name, url in (("table", game.get_absolute_url()), ("record", reverse("game_record", args=[game.pk]))):
+    pages = {"table": game.get_absolute_url(), "record": reverse("game_record", args=[game.pk]),
+             "my-games": reverse("my_games")}
+    for name, url in pages.items():
         ana.goto(url)
-        # 320 px left out: a Frustration deal summary is cut there whatever the names.
-        widths = overflow_at_each_width(ana, f"long-name-{name}")
-        if overflow := {width: o for width, o in widths.items() if width > NARROWEST["width"]}:
+        if overflow := overflow_at_each_width(ana, f"long-name-{name}"):
             found[f"{name} sideways"] = overflow
         for size in (DESKTOP, PHONE, NARROWEST):
             ana.set_viewport_size(size)
-            if broken := ana.evaluate(WORDS_BROKEN_MID_WORD, NAMED_HEADINGS):
-                found[f"{name}-{size['width']} broken"] = broken
+            if long := ana.evaluate(NAME_LINES, LONGEST_NAME):
+                found[f"{name}-{size['width']} long"] = long
     assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
+    ana.goto(game.get_absolute_url())
+    expect(ana.get_by_role("columnheader", name=LONGEST_NAME, exact=True)).not_to_have_count(0)
+    expect(ana.locator(".seats").get_by_text(LONGEST_NAME, exact=True)).to_be_visible()
 
 
 def test_frustration_deal_summary_and_advances_fit_the_narrowest_phone(ana):
