@@ -138,11 +138,13 @@ def test_no_control_hides_under_the_hand_bar_of_a_phone(ana):
 
 LONG_NAMES = ["Bartholomew_Fitzgerald", "Anastasia-Konstantinova", "Wolfgang.Amadeus.Mozart", "Christopher_Columbus"]
 SCORE_SHEET_FIT = """sheet => {
-  // How far the sheet scrolls sideways, headings whose text is cut, and the Result cells' width.
-  const wrap = sheet.querySelector(".table-wrap");
+  // How far the sheet scrolls sideways, headings whose text is cut, and the Result cells' width
+  // (of its last table: a contract board's Advances).
+  const wraps = [...sheet.querySelectorAll(".table-wrap")];
   const cut = [...sheet.querySelectorAll("th, td")].filter(cell => cell.scrollWidth > cell.clientWidth + 1)
     .map(cell => cell.textContent.trim());
-  const results = [...sheet.querySelectorAll("tbody td:last-child")].map(cell => cell.getBoundingClientRect().width);
+  const results = [...wraps.at(-1).querySelectorAll("tbody td:last-child")]
+    .map(cell => cell.getBoundingClientRect().width);
   const lines = cell => {
     const range = document.createRange();
     range.selectNodeContents(cell);
@@ -150,7 +152,8 @@ SCORE_SHEET_FIT = """sheet => {
   };
   const broken = [...sheet.querySelectorAll("th:first-child, td:not(:last-child)")].filter(cell => lines(cell) > 1)
     .map(cell => cell.textContent.trim());
-  return {sideways: wrap.scrollWidth - wrap.clientWidth, cut, broken, narrowest_result: Math.min(...results)};
+  const sideways = Math.max(...wraps.map(wrap => wrap.scrollWidth - wrap.clientWidth));
+  return {sideways, cut, broken, narrowest_result: Math.min(...results)};
 }"""
 
 
@@ -170,6 +173,27 @@ def test_score_sheets_of_four_players_fit(ana):
             (size["width"], fit)
     expect(sheet.locator("thead")).to_contain_text("Round")
     expect(sheet.locator("tbody td").last).to_contain_text("went out")
+
+
+COMPUTERS = ((1, Seat.BotLevel.EASY), (2, Seat.BotLevel.NORMAL), (3, Seat.BotLevel.EXPERT))
+
+
+@pytest.mark.parametrize("variant", ["standard", "wild", "frayzy", "frustration"])
+def test_four_players_tables_fit_the_desktop_side_column(ana, variant):
+    """ana and three computer players ("Computer 2 (easy)", whose words never break): at 1280 px
+    the score sheet shows every column, the Result column 80 px wide at least (Frustration: its
+    contract board and Advances show every column)."""
+    game = game_with_results(variant, 4)
+    for position, level in COMPUTERS:
+        Seat.objects.filter(game=game, position=position).update(user=None, bot_level=level)
+    ana.set_viewport_size(DESKTOP)
+    ana.goto(game.get_absolute_url())
+    sheet = ana.locator(".contract-board" if variant == "frustration" else ".score-sheet")
+    expect(sheet.locator("tbody tr").first).not_to_contain_text("No round finished yet")
+    screenshot(ana, f"four-players-{variant}", DESKTOP)
+    fit = sheet.evaluate(SCORE_SHEET_FIT)
+    assert (fit["sideways"], fit["cut"]) == (0, []), fit
+    assert variant == "frustration" or fit["narrowest_result"] >= 80, fit
 
 
 def test_the_clock_counts_down_warns_and_hands_over_to_the_computer(ana):
