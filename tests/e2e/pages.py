@@ -56,6 +56,46 @@ WORDS_BROKEN_MID_WORD = """selector => {
   return found;
 }"""
 TABLE_CELLS = "main table :is(th, td)"
+HIDDEN_CARD_TEXT = """texts => {
+  // The texts matched by texts (a card's corner text, a wild's mark and what it stands for) that run
+  // past their card, or that the next card covers where cards overlap: each text's own extent is tested.
+  const found = [];
+  const ownCard = (card, x, y) => {
+    const hit = document.elementFromPoint(x, y);
+    return hit !== null && hit.closest("[data-card]") === card;
+  };
+  for (const el of document.querySelectorAll(texts)) {
+    const card = el.closest("[data-card]");
+    el.scrollIntoView({block: "center"});
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const text = range.getBoundingClientRect(), box = card.getBoundingClientRect();
+    if (text.width === 0) continue;
+    const middle = text.top + text.height / 2;
+    const clipped = text.right > box.right - 1 || text.left < box.left;
+    const covered = !ownCard(card, text.left + 1, middle) || !ownCard(card, text.right - 1, middle);
+    if (clipped || covered) found.push(`${card.dataset.card} ${el.className} ${clipped ? "clipped" : "covered"}`);
+  }
+  return found;
+}"""
+MARKS_OVER_OTHER_CARDS = """marks => {
+  // The wild marks matched by marks ("WILD", "=Green 3": they stick out of their card) that lie
+  // over another card, but for the cards of their own overlapped meld (.meld-cards), which they are meant to.
+  const found = [];
+  for (const mark of document.querySelectorAll(marks)) {
+    const card = mark.closest("[data-card]"), box = mark.getBoundingClientRect();
+    if (box.width === 0) continue;
+    const group = mark.closest(".meld-cards");
+    for (const other of document.querySelectorAll("[data-card]")) {
+      if (other === card || (group && group.contains(other))) continue;
+      const o = other.getBoundingClientRect();
+      if (box.left < o.right - 1 && o.left < box.right - 1 && box.top < o.bottom - 1 && o.top < box.bottom - 1) {
+        found.push(`${card.dataset.card} ${mark.className} over ${other.dataset.card}`);
+      }
+    }
+  }
+  return found;
+}"""
 
 
 def screenshot(page, name: str, size: dict) -> None:

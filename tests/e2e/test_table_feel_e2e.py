@@ -15,38 +15,17 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Seat
-from tests.e2e.pages import DESKTOP, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
+from tests.e2e.pages import DESKTOP, HIDDEN_CARD_TEXT, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene, people
 from tests.engine.builders import build
 from tests.factories import make_user, put_position
 
 pytestmark = [pytest.mark.e2e]
 
-HIDDEN_CARD_TEXT = """() => {
-  // A card's corner text (rank and suit; Frayzy: number, shape and colour word; a meld's wild: its
-  // mark and what it stands for, which sit over the card's edges) that runs past its
-  // card, or that the next card covers where cards overlap: each text's own extent is tested.
-  const found = [];
-  const ownCard = (card, x, y) => {
-    const hit = document.elementFromPoint(x, y);
-    return hit !== null && hit.closest("[data-card]") === card;
-  };
-  const texts = "#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name, "
-    + "#board :is(.meld, .hand) .card-wild-mark, #board .meld .card-stands";
-  for (const el of document.querySelectorAll(texts)) {
-    const card = el.closest("[data-card]");
-    el.scrollIntoView({block: "center"});
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    const text = range.getBoundingClientRect(), box = card.getBoundingClientRect();
-    if (text.width === 0) continue;
-    const middle = text.top + text.height / 2;
-    const clipped = text.right > box.right - 1 || text.left < box.left;
-    const covered = !ownCard(card, text.left + 1, middle) || !ownCard(card, text.right - 1, middle);
-    if (clipped || covered) found.push(`${card.dataset.card} ${el.className} ${clipped ? "clipped" : "covered"}`);
-  }
-  return found;
-}"""
+BOARD_CARD_TEXT = ("#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name, "
+                   "#board :is(.meld, .hand) .card-wild-mark, #board .meld .card-stands")
+"""A card's corner text (rank and suit; Frayzy: number, shape and colour word; a meld's wild: its
+mark and what it stands for, which sit over the card's edges)."""
 
 
 def test_no_table_in_play_scrolls_sideways_or_hides_card_text(ana):
@@ -59,7 +38,7 @@ def test_no_table_in_play_scrolls_sideways_or_hides_card_text(ana):
             overflows[name] = found
         for size in (DESKTOP, PHONE, NARROWEST):
             ana.set_viewport_size(size)
-            if found := ana.evaluate(HIDDEN_CARD_TEXT):
+            if found := ana.evaluate(HIDDEN_CARD_TEXT, BOARD_CARD_TEXT):
                 hidden[f"{name}-{size['width']}"] = found
     assert (overflows, hidden) == ({}, {}), "\n".join(f"{k}: {v}" for k, v in {**overflows, **hidden}.items())
 
