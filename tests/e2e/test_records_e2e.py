@@ -74,3 +74,22 @@ def test_the_replays_wild_marks_lie_over_no_other_card(live_server_url, new_user
         if over := page.evaluate(MARKS_OVER_OTHER_CARDS, "#replay :is(.card-wild-mark, .card-stands)"):
             found[size["width"]] = over
     assert found == {}, found
+
+
+CHART_LABEL_HEIGHTS = """() => [...document.querySelectorAll(".score-chart .chart-label")]
+  .map(label => label.getBoundingClientRect().height)"""
+
+
+def test_the_charts_labels_stay_readable_on_a_phone(live_server_url, new_user_page):
+    """The running totals' axis labels are drawn 10 px high at least at 390 and 320 px (the chart
+    shrinks with the page; they were 4 px)."""
+    game = finished_game_made_off_the_event_loop("standard", seed="e2e-record")
+    page = new_user_page("viewer")
+    page.goto(f"/games/{game.pk}/record")
+    expect(page.get_by_test_id("score-chart")).to_be_visible()
+    lowest = {}
+    for size in (DESKTOP, PHONE, NARROWEST):
+        page.set_viewport_size(size)
+        screenshot(page, "record-chart", size)
+        lowest[size["width"]] = round(min(page.evaluate(CHART_LABEL_HEIGHTS)), 1)
+    assert min(lowest.values()) >= 10, lowest
