@@ -37,6 +37,9 @@ FRAYZY_FULL_HAND = ("frayzy", 3, lambda: frayzy(
 """The trial's hand (issue 18): eleven cards, the long colour words and two Wilds side by side."""
 FRAYZY_START_DRAW_FIVE = ("frayzy", 2, lambda: frayzy(
     ["R7 B3 G9 Y4 R1 B8 G11", "Y1 Y2 B5 B6 R3 R4 G7"], discard="DRAW5", phase="choose_target", turn=0, dealer=0))
+FRAYZY_START_DISCARD_ONE = ("frayzy", 2, lambda: frayzy(
+    ["R7 B3 G9 Y4 R1 B8 G11 Y9", "Y1 Y2 B5 B6 R3 R4 G7"], discard="DISCARD1 R5"))
+"""A Discard 1 turned up to start the pile: its small start card ("DISCA 1" at 320 px, issue 19)."""
 
 TABLE_SCENES = {
     "standard-draw": STANDARD_DRAW,
@@ -47,6 +50,7 @@ TABLE_SCENES = {
     "frustration-laid": FRUSTRATION_LAID,
     "frayzy-play": FRAYZY_PLAY,
     "frayzy-draw-five": FRAYZY_START_DRAW_FIVE,
+    "frayzy-discard-one": FRAYZY_START_DISCARD_ONE,
     "frayzy-full-hand": FRAYZY_FULL_HAND,
 }
 PEOPLE = ["ana", "ben", "cat", "dan"]

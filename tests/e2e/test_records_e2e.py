@@ -6,7 +6,7 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from records.replay import logged_moves
-from tests.e2e.pages import DESKTOP, MARKS_OVER_OTHER_CARDS, NARROWEST, PHONE, screenshot
+from tests.e2e.pages import DESKTOP, HIDDEN_CARD_TEXT, MARKS_OVER_OTHER_CARDS, NARROWEST, PHONE, screenshot
 from tests.records.helpers import computer_game
 
 
@@ -62,7 +62,8 @@ def test_record_page_shows_the_score_chart_and_the_replay_steps_forward_and_back
 
 def test_the_replays_wild_marks_lie_over_no_other_card(live_server_url, new_user_page):
     """A finished Frayzy game's last position, melds with wilds among them (issue 19: "=Green 3"
-    lay over the meld below, "WILD" over the card above), at 1280, 390 and 320 px."""
+    lay over the meld below, "WILD" over the card above), at 1280, 390 and 320 px; no card's
+    corner text is cut (an action card's name: "DISCARD" was cut on a phone)."""
     game = finished_game_made_off_the_event_loop("frayzy", players=3, seed="e2e-wild-marks")
     page = new_user_page("viewer")
     page.goto(f"/games/{game.pk}/record")
@@ -71,8 +72,10 @@ def test_the_replays_wild_marks_lie_over_no_other_card(live_server_url, new_user
     for size in (DESKTOP, PHONE, NARROWEST):
         page.set_viewport_size(size)
         screenshot(page, "replay-wild-marks", size)
-        if over := page.evaluate(MARKS_OVER_OTHER_CARDS, "#replay :is(.card-wild-mark, .card-stands)"):
-            found[size["width"]] = over
+        over = page.evaluate(MARKS_OVER_OTHER_CARDS, "#replay :is(.card-wild-mark, .card-stands)")
+        hidden = page.evaluate(HIDDEN_CARD_TEXT, "#replay :is(.card-rank, .card-index:not(:has(.card-rank)))")
+        if over or hidden:
+            found[size["width"]] = {"over": over, "hidden": hidden}
     assert found == {}, found
 
 
