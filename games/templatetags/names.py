@@ -1,8 +1,10 @@
-"""``{{ name|breakable }}``: a player's name that a narrow table column may wrap."""
+"""``{{ name|breakable }}``: a player's name that a narrow table column may wrap; ``short_name``
+and ``name_heading``: a name shortened on screen (one line, or two in a heading), read out whole."""
+import html
 import re
 
 from django import template
-from django.utils.html import escape
+from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -23,3 +25,40 @@ def breakable(name) -> str:
             return escape(text)
         return "<wbr>".join(escape(text[i:i + PIECE]) for i in range(0, len(text), PIECE))
     return mark_safe(re.sub(r"\S+", split, str(name)))  # noqa: S308 (every piece escaped above)
+
+
+
+
+def _shortened(css_class: str, name, shown: str) -> str:
+    """``shown`` in a span of ``css_class`` titled with the full name, for a name with a word over
+    12 characters (a user name has no spaces); any other name is short enough as it is."""
+    name = str(name)
+    if all(len(word) <= LONG_WORD for word in name.split()):
+        return escape(name)
+    return format_html('<span class="{}" title="{}">{}</span>', css_class, name, shown)
+
+
+@register.filter
+def short_name(name) -> str:
+    """``name`` on one line, ending in an ellipsis where it is too long (site.css ``.name-short``);
+    the whole name stays in the text (screen readers) and in the tooltip."""
+    return _shortened("name-short", name, str(name))
+
+
+@register.filter
+def name_heading(name) -> str:
+    """``name`` for a table heading: wrapped (``breakable``) over two lines at most, with an
+    ellipsis after that (site.css ``.name-clamp``); the whole name stays in the text."""
+    return _shortened("name-clamp", name, breakable(name))
+
+
+@register.filter
+def short_names_in(text, names) -> str:
+    """``text`` escaped, each name of ``names`` in it shortened as by ``short_name`` (a move log
+    line: "<name> drew from the stock")."""
+    shown = escape(text)
+    found = sorted({escape(name) for name in names}, key=len, reverse=True)
+    if not found:
+        return shown
+    return mark_safe(re.sub("|".join(map(re.escape, found)),  # noqa: S308 (text and names escaped)
+                            lambda match: short_name(html.unescape(match.group())), shown))

@@ -21,16 +21,80 @@ SERIOUS = ("serious", "critical")
 
 SIDEWAYS_OVERFLOW = """() => {
   // How far the page scrolls sideways, and the innermost elements that stick out on the right;
-  // and the tables cut by their own sideways scroll (a column out of sight).
+  // and the tables cut by their own sideways scroll (a column out of sight) but for a .table-scroll,
+  // a focusable region whose edges show that it scrolls.
   const width = document.documentElement.clientWidth;
   const overflow = document.documentElement.scrollWidth - width;
-  const cut = [...document.querySelectorAll(".table-wrap")].filter(wrap => wrap.scrollWidth > wrap.clientWidth + 1)
+  const cut = [...document.querySelectorAll(".table-wrap:not(.table-scroll)")]
+    .filter(wrap => wrap.scrollWidth > wrap.clientWidth + 1)
     .map(wrap => `${wrap.querySelector("table").className || wrap.parentElement.className}`
       + ` by ${wrap.scrollWidth - wrap.clientWidth}px`);
   if (overflow <= 0 && cut.length === 0) return null;
   const out = [...document.querySelectorAll("body *")].filter(el => el.getBoundingClientRect().right > width + 0.5
     && ![...el.children].some(child => child.getBoundingClientRect().right > width + 0.5));
   return {overflow, cut, out: out.slice(0, 4).map(el => el.tagName.toLowerCase() + "." + [...el.classList].join("."))};
+}"""
+
+
+WORDS_BROKEN_MID_WORD = """selector => {
+  // Words of the cells matched by selector whose short words (a normal name: "alice", "Computer 3
+  // (strong)", "Finished") run over two lines; a word longer than 12 characters may break where it must.
+  const found = [];
+  for (const cell of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        if (word[0].length > 12) continue;
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (tops.size > 1) found.push(word[0]);
+      }
+    }
+  }
+  return found;
+}"""
+TABLE_CELLS = "main table :is(th, td)"
+HIDDEN_CARD_TEXT = """texts => {
+  // The texts matched by texts (a card's corner text, a wild's mark and what it stands for) that run
+  // past their card, or that the next card covers where cards overlap: each text's own extent is tested.
+  const found = [];
+  const ownCard = (card, x, y) => {
+    const hit = document.elementFromPoint(x, y);
+    return hit !== null && hit.closest("[data-card]") === card;
+  };
+  for (const el of document.querySelectorAll(texts)) {
+    const card = el.closest("[data-card]");
+    el.scrollIntoView({block: "center"});
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const text = range.getBoundingClientRect(), box = card.getBoundingClientRect();
+    if (text.width === 0) continue;
+    const middle = text.top + text.height / 2;
+    const clipped = text.right > box.right - 1 || text.left < box.left;
+    const covered = !ownCard(card, text.left + 1, middle) || !ownCard(card, text.right - 1, middle);
+    if (clipped || covered) found.push(`${card.dataset.card} ${el.className} ${clipped ? "clipped" : "covered"}`);
+  }
+  return found;
+}"""
+MARKS_OVER_OTHER_CARDS = """marks => {
+  // The wild marks matched by marks ("WILD", "=Green 3": they stick out of their card) that lie
+  // over another card, but for the cards of their own overlapped meld (.meld-cards), which they are meant to.
+  const found = [];
+  for (const mark of document.querySelectorAll(marks)) {
+    const card = mark.closest("[data-card]"), box = mark.getBoundingClientRect();
+    if (box.width === 0) continue;
+    const group = mark.closest(".meld-cards");
+    for (const other of document.querySelectorAll("[data-card]")) {
+      if (other === card || (group && group.contains(other))) continue;
+      const o = other.getBoundingClientRect();
+      if (box.left < o.right - 1 && o.left < box.right - 1 && box.top < o.bottom - 1 && o.top < box.bottom - 1) {
+        found.push(`${card.dataset.card} ${mark.className} over ${other.dataset.card}`);
+      }
+    }
+  }
+  return found;
 }"""
 
 
@@ -42,13 +106,15 @@ def screenshot(page, name: str, size: dict) -> None:
 
 
 def overflow_at_each_width(page, name: str) -> dict:
-    """``{width: how far the page scrolls sideways, what sticks out, the tables cut}`` at 1280, 390
-    and 320 px, for the widths where any is."""
+    """``{width: how far the page scrolls sideways, what sticks out, the tables cut, the words of
+    table cells broken mid-word}`` at 1280, 390 and 320 px, for the widths where any is."""
     found = {}
     for size in (DESKTOP, PHONE, NARROWEST):
         page.set_viewport_size(size)
         screenshot(page, name, size)
-        overflow = page.evaluate(SIDEWAYS_OVERFLOW)
+        overflow = page.evaluate(SIDEWAYS_OVERFLOW) or {}
+        if broken := page.evaluate(WORDS_BROKEN_MID_WORD, TABLE_CELLS):
+            overflow["broken"] = broken
         if overflow:
             found[size["width"]] = overflow
     page.set_viewport_size(DESKTOP)

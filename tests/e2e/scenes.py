@@ -22,6 +22,9 @@ WILD_PLAY = ("wild", 3, lambda: wild(
     melds=[(1, "5H AS=6H 7H"), (2, "9C 10C AD=JC"), (2, "5D AC=6D AH=7D 8D")], discard="2S 6C", turn=0, pending="6H"))
 FRUSTRATION_CONTRACT = ("frustration", 2, lambda: frustration(
     ["5S 5H JK 7H 7H~1 7S 9C 9D 2C KS AH QD", "KH QH JS"], totals=[1, 3]))
+FRUSTRATION_WILD_HAND = ("frustration", 2, lambda: frustration(
+    ["2C 5S 5H JK 7H 7H~1 2D 7S 9C JK~1 9D 2S KS QD", "KH QH JS"], totals=[1, 3]))
+"""The trial's 14-card hand at 320 px (issue 19): five wilds (2s and jokers) among the cards."""
 FRUSTRATION_LAID = ("frustration", 2, lambda: frustration(
     ["5S 7H 9C 2C QD", "KH QH JS 4D 6C 8C 10S AD"], melds=[(0, "9D 9H 9S"), (0, "4C 4H JK=4"), (0, "KD KS KC")],
     laid_down=[True, False], totals=[1, 3]))
@@ -34,15 +37,20 @@ FRAYZY_FULL_HAND = ("frayzy", 3, lambda: frayzy(
 """The trial's hand (issue 18): eleven cards, the long colour words and two Wilds side by side."""
 FRAYZY_START_DRAW_FIVE = ("frayzy", 2, lambda: frayzy(
     ["R7 B3 G9 Y4 R1 B8 G11", "Y1 Y2 B5 B6 R3 R4 G7"], discard="DRAW5", phase="choose_target", turn=0, dealer=0))
+FRAYZY_START_DISCARD_ONE = ("frayzy", 2, lambda: frayzy(
+    ["R7 B3 G9 Y4 R1 B8 G11 Y9", "Y1 Y2 B5 B6 R3 R4 G7"], discard="DISCARD1 R5"))
+"""A Discard 1 turned up to start the pile: its small start card ("DISCA 1" at 320 px, issue 19)."""
 
 TABLE_SCENES = {
     "standard-draw": STANDARD_DRAW,
     "standard-play": STANDARD_PLAY,
     "wild-play": WILD_PLAY,
     "frustration-contract": FRUSTRATION_CONTRACT,
+    "frustration-wild-hand": FRUSTRATION_WILD_HAND,
     "frustration-laid": FRUSTRATION_LAID,
     "frayzy-play": FRAYZY_PLAY,
     "frayzy-draw-five": FRAYZY_START_DRAW_FIVE,
+    "frayzy-discard-one": FRAYZY_START_DISCARD_ONE,
     "frayzy-full-hand": FRAYZY_FULL_HAND,
 }
 PEOPLE = ["ana", "ben", "cat", "dan"]

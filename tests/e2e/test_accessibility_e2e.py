@@ -38,7 +38,8 @@ def test_every_phase_of_play_has_no_serious_violation(ana):
 
 def test_every_other_page_has_no_serious_violation_and_no_sideways_scroll(ana, browser_context):
     """Lobby, My games, a game's record, its replay and a deal's summary, profile, match history,
-    preferences, the help pages, and the login page seen signed out."""
+    preferences, the help pages, and the login page seen signed out. No table breaks a
+    word in two (tests/e2e/pages.py)."""
     game = finished_game()
     urls = {
         "lobby": reverse("lobby"), "my-games": reverse("my_games"), "record": reverse("game_record", args=[game.pk]),

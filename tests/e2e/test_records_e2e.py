@@ -6,6 +6,7 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from records.replay import logged_moves
+from tests.e2e.pages import DESKTOP, HIDDEN_CARD_TEXT, MARKS_OVER_OTHER_CARDS, NARROWEST, PHONE, screenshot
 from tests.records.helpers import computer_game
 
 
@@ -57,3 +58,41 @@ def test_record_page_shows_the_score_chart_and_the_replay_steps_forward_and_back
     expect(page.get_by_test_id("replay-stock").locator(".card")).not_to_have_count(0)
     expect(page.locator("#replay .card-back")).to_have_count(0)
     assert page.evaluate("window.stayedOnPage") is True
+
+
+def test_the_replays_wild_marks_lie_over_no_other_card(live_server_url, new_user_page):
+    """A finished Frayzy game's last position, melds with wilds among them (issue 19: "=Green 3"
+    lay over the meld below, "WILD" over the card above), at 1280, 390 and 320 px; no card's
+    corner text is cut (an action card's name: "DISCARD" was cut on a phone)."""
+    game = finished_game_made_off_the_event_loop("frayzy", players=3, seed="e2e-wild-marks")
+    page = new_user_page("viewer")
+    page.goto(f"/games/{game.pk}/record")
+    expect(page.locator("#replay .replay-meld .card-stands")).not_to_have_count(0)
+    found = {}
+    for size in (DESKTOP, PHONE, NARROWEST):
+        page.set_viewport_size(size)
+        screenshot(page, "replay-wild-marks", size)
+        over = page.evaluate(MARKS_OVER_OTHER_CARDS, "#replay :is(.card-wild-mark, .card-stands)")
+        hidden = page.evaluate(HIDDEN_CARD_TEXT, "#replay :is(.card-rank, .card-index:not(:has(.card-rank)))")
+        if over or hidden:
+            found[size["width"]] = {"over": over, "hidden": hidden}
+    assert found == {}, found
+
+
+CHART_LABEL_HEIGHTS = """() => [...document.querySelectorAll(".score-chart .chart-label")]
+  .map(label => label.getBoundingClientRect().height)"""
+
+
+def test_the_charts_labels_stay_readable_on_a_phone(live_server_url, new_user_page):
+    """The running totals' axis labels are drawn 10 px high at least at 390 and 320 px (the chart
+    shrinks with the page; they were 4 px)."""
+    game = finished_game_made_off_the_event_loop("standard", seed="e2e-record")
+    page = new_user_page("viewer")
+    page.goto(f"/games/{game.pk}/record")
+    expect(page.get_by_test_id("score-chart")).to_be_visible()
+    lowest = {}
+    for size in (DESKTOP, PHONE, NARROWEST):
+        page.set_viewport_size(size)
+        screenshot(page, "record-chart", size)
+        lowest[size["width"]] = round(min(page.evaluate(CHART_LABEL_HEIGHTS)), 1)
+    assert min(lowest.values()) >= 10, lowest

@@ -15,38 +15,17 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Seat
-from tests.e2e.pages import DESKTOP, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
+from tests.e2e.pages import DESKTOP, HIDDEN_CARD_TEXT, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene, people
 from tests.engine.builders import build
 from tests.factories import make_user, put_position
 
 pytestmark = [pytest.mark.e2e]
 
-HIDDEN_CARD_TEXT = """() => {
-  // A card's corner text (rank and suit; Frayzy: number, shape and colour word; a meld's wild: its
-  // mark and what it stands for, which sit over the card's edges) that runs past its
-  // card, or that the next card covers where cards overlap: each text's own extent is tested.
-  const found = [];
-  const ownCard = (card, x, y) => {
-    const hit = document.elementFromPoint(x, y);
-    return hit !== null && hit.closest("[data-card]") === card;
-  };
-  const texts = "#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name, "
-    + "#board :is(.meld, .hand) .card-wild-mark, #board .meld .card-stands";
-  for (const el of document.querySelectorAll(texts)) {
-    const card = el.closest("[data-card]");
-    el.scrollIntoView({block: "center"});
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    const text = range.getBoundingClientRect(), box = card.getBoundingClientRect();
-    if (text.width === 0) continue;
-    const middle = text.top + text.height / 2;
-    const clipped = text.right > box.right - 1 || text.left < box.left;
-    const covered = !ownCard(card, text.left + 1, middle) || !ownCard(card, text.right - 1, middle);
-    if (clipped || covered) found.push(`${card.dataset.card} ${el.className} ${clipped ? "clipped" : "covered"}`);
-  }
-  return found;
-}"""
+BOARD_CARD_TEXT = ("#board .card-rank, #board .card-index:not(:has(.card-rank)), #board .card-colour-name, "
+                   "#board :is(.meld, .hand) .card-wild-mark, #board .meld .card-stands")
+"""A card's corner text (rank and suit; Frayzy: number, shape and colour word; a meld's wild: its
+mark and what it stands for, which sit over the card's edges)."""
 
 
 def test_no_table_in_play_scrolls_sideways_or_hides_card_text(ana):
@@ -59,7 +38,7 @@ def test_no_table_in_play_scrolls_sideways_or_hides_card_text(ana):
             overflows[name] = found
         for size in (DESKTOP, PHONE, NARROWEST):
             ana.set_viewport_size(size)
-            if found := ana.evaluate(HIDDEN_CARD_TEXT):
+            if found := ana.evaluate(HIDDEN_CARD_TEXT, BOARD_CARD_TEXT):
                 hidden[f"{name}-{size['width']}"] = found
     assert (overflows, hidden) == ({}, {}), "\n".join(f"{k}: {v}" for k, v in {**overflows, **hidden}.items())
 
@@ -138,11 +117,13 @@ def test_no_control_hides_under_the_hand_bar_of_a_phone(ana):
 
 LONG_NAMES = ["Bartholomew_Fitzgerald", "Anastasia-Konstantinova", "Wolfgang.Amadeus.Mozart", "Christopher_Columbus"]
 SCORE_SHEET_FIT = """sheet => {
-  // How far the sheet scrolls sideways, headings whose text is cut, and the Result cells' width.
-  const wrap = sheet.querySelector(".table-wrap");
+  // How far the sheet scrolls sideways, headings whose text is cut, and the Result cells' width
+  // (of its last table: a contract board's Advances).
+  const wraps = [...sheet.querySelectorAll(".table-wrap")];
   const cut = [...sheet.querySelectorAll("th, td")].filter(cell => cell.scrollWidth > cell.clientWidth + 1)
     .map(cell => cell.textContent.trim());
-  const results = [...sheet.querySelectorAll("tbody td:last-child")].map(cell => cell.getBoundingClientRect().width);
+  const results = [...wraps.at(-1).querySelectorAll("tbody td:last-child")]
+    .map(cell => cell.getBoundingClientRect().width);
   const lines = cell => {
     const range = document.createRange();
     range.selectNodeContents(cell);
@@ -150,7 +131,8 @@ SCORE_SHEET_FIT = """sheet => {
   };
   const broken = [...sheet.querySelectorAll("th:first-child, td:not(:last-child)")].filter(cell => lines(cell) > 1)
     .map(cell => cell.textContent.trim());
-  return {sideways: wrap.scrollWidth - wrap.clientWidth, cut, broken, narrowest_result: Math.min(...results)};
+  const sideways = Math.max(...wraps.map(wrap => wrap.scrollWidth - wrap.clientWidth));
+  return {sideways, cut, broken, narrowest_result: Math.min(...results)};
 }"""
 
 
@@ -170,6 +152,27 @@ def test_score_sheets_of_four_players_fit(ana):
             (size["width"], fit)
     expect(sheet.locator("thead")).to_contain_text("Round")
     expect(sheet.locator("tbody td").last).to_contain_text("went out")
+
+
+COMPUTERS = ((1, Seat.BotLevel.EASY), (2, Seat.BotLevel.NORMAL), (3, Seat.BotLevel.EXPERT))
+
+
+@pytest.mark.parametrize("variant", ["standard", "wild", "frayzy", "frustration"])
+def test_four_players_tables_fit_the_desktop_side_column(ana, variant):
+    """ana and three computer players ("Computer 2 (easy)", whose words never break): at 1280 px
+    the score sheet shows every column, the Result column 80 px wide at least (Frustration: its
+    contract board and Advances show every column)."""
+    game = game_with_results(variant, 4)
+    for position, level in COMPUTERS:
+        Seat.objects.filter(game=game, position=position).update(user=None, bot_level=level)
+    ana.set_viewport_size(DESKTOP)
+    ana.goto(game.get_absolute_url())
+    sheet = ana.locator(".contract-board" if variant == "frustration" else ".score-sheet")
+    expect(sheet.locator("tbody tr").first).not_to_contain_text("No round finished yet")
+    screenshot(ana, f"four-players-{variant}", DESKTOP)
+    fit = sheet.evaluate(SCORE_SHEET_FIT)
+    assert (fit["sideways"], fit["cut"]) == (0, []), fit
+    assert variant == "frustration" or fit["narrowest_result"] >= 80, fit
 
 
 def test_the_clock_counts_down_warns_and_hands_over_to_the_computer(ana):
@@ -280,47 +283,51 @@ def test_the_lobby_shows_only_the_chosen_games_options(ana):
             expect(frayzy_target).to_be_hidden()
 
 
-LONGEST_NAME = "Longname" + "x" * 142
-"""A user name as long as the site allows (150 characters), one unbroken word."""
-NAMES_BROKEN_MID_WORD = """() => {
-  // Headings naming players whose short words (a normal name: "alice", "Computer 3 (strong)") run
-  // over two lines; a word longer than 12 characters may break where it must.
+LONGEST_NAME = "Longname" + "W" * 142
+"""A user name as long as the site allows (150 characters), one unbroken word of wide letters."""
+NAME_LINES = """name => {
+  // Boxes holding the name (the nearest box that is not inline around the innermost element whose
+  // text holds it whole) that run over two lines, or out of the window on the right.
   const found = [];
-  for (const cell of document.querySelectorAll(
-    "main :is(.score-sheet, .contract-board, .deal-summary-table, [data-testid=record-seat]) th")) {
-    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const word of node.data.matchAll(/\\S+/g)) {
-        if (word[0].length > 12) continue;
-        const range = document.createRange();
-        range.setStart(node, word.index);
-        range.setEnd(node, word.index + word[0].length);
-        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-        if (tops.size > 1) found.push(word[0]);
-      }
+  const holders = [...document.querySelectorAll("main *")].filter(el => el.textContent.includes(name)
+    && ![...el.children].some(child => child.textContent.includes(name)) && el.getClientRects().length > 0);
+  for (const holder of holders) {
+    let box = holder;
+    while (getComputedStyle(box).display === "inline") box = box.parentElement;
+    const style = getComputedStyle(box), rect = box.getBoundingClientRect();
+    const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
+    const lines = (rect.height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)
+      - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth)) / line;
+    if (lines > 2.5 || rect.right > document.documentElement.clientWidth + 0.5) {
+      found.push(`${box.tagName.toLowerCase()}.${[...box.classList].join(".")} ${lines.toFixed(1)} lines`);
     }
   }
   return found;
 }"""
 
 
-def test_long_names_wrap_and_short_names_stay_whole(ana):
-    """A 150-character name: neither the table nor its record scrolls sideways and no column is cut,
-    at 1280 and 390 px; "ana" and "Computer 3 (normal)" are never broken mid-word."""
+def test_long_names_are_shortened_and_short_names_stay_whole(ana):
+    """A 150-character name: the table, its record and My games scroll sideways at no width and
+    no column is cut; the name takes two lines at most anywhere (seat boxes, turn banner, score
+    sheets' and contract tables' headings, lists) and is read whole by a screen reader; "ana" and
+    "Computer 3 (normal)" are never broken mid-word (overflow_at_each_width)."""
     game = game_with_results("frustration", 3, humans=[people(1)[0], make_user(LONGEST_NAME), make_user("bobby")])
     Seat.objects.filter(game=game, position=2).update(user=None, bot_level=Seat.BotLevel.NORMAL)
     found = {}
-    for name, url in (("table", game.get_absolute_url()), ("record", reverse("game_record", args=[game.pk]))):
+    pages = {"table": game.get_absolute_url(), "record": reverse("game_record", args=[game.pk]),
+             "my-games": reverse("my_games")}
+    for name, url in pages.items():
         ana.goto(url)
-        # 320 px left out: a Frustration deal summary is cut there whatever the names.
-        widths = overflow_at_each_width(ana, f"long-name-{name}")
-        if overflow := {width: o for width, o in widths.items() if width > NARROWEST["width"]}:
+        if overflow := overflow_at_each_width(ana, f"long-name-{name}"):
             found[f"{name} sideways"] = overflow
         for size in (DESKTOP, PHONE, NARROWEST):
             ana.set_viewport_size(size)
-            if broken := ana.evaluate(NAMES_BROKEN_MID_WORD):
-                found[f"{name}-{size['width']} broken"] = broken
+            if long := ana.evaluate(NAME_LINES, LONGEST_NAME):
+                found[f"{name}-{size['width']} long"] = long
     assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
+    ana.goto(game.get_absolute_url())
+    expect(ana.get_by_role("columnheader", name=LONGEST_NAME, exact=True)).not_to_have_count(0)
+    expect(ana.locator(".seats").get_by_text(LONGEST_NAME, exact=True)).to_be_visible()
 
 
 def test_frustration_deal_summary_and_advances_fit_the_narrowest_phone(ana):

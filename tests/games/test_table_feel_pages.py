@@ -206,6 +206,18 @@ def test_only_a_long_word_of_a_name_gets_break_points():
     assert breakable("Longnamexxxxx & co") == "Long<wbr>name<wbr>xxxx<wbr>x &amp; co"
 
 
+def test_only_a_name_with_a_long_word_is_shortened_and_keeps_its_whole_text():
+    from games.templatetags.names import name_heading, short_name, short_names_in
+
+    long = "Long<name" + "W" * 20
+    shown = 'title="Long&lt;nameWWWWWWWWWWWWWWWWWWWW">'
+    assert short_name("Computer 3 (strong)") == "Computer 3 (strong)"
+    assert short_name(long) == f'<span class="name-short" {shown}Long&lt;nameWWWWWWWWWWWWWWWWWWWW</span>'
+    pieces = "<wbr>".join(["Long", "&lt;nam", "eWWW", "WWWW", "WWWW", "WWWW", "WWWW", "W"])
+    assert name_heading(long) == f'<span class="name-clamp" {shown}{pieces}</span>'
+    assert short_names_in(f"{long} & ana drew", [long, "ana"]) == f"{short_name(long)} &amp; ana drew"
+
+
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_each_help_page_says_how_the_site_plays_and_promises_no_option_the_lobby_lacks(name):
     body = login(make_user()).get(reverse("help", args=[VARIANTS[name].help_slug])).content.decode()
