@@ -59,7 +59,7 @@ def can_watch(user, game: Game, seats: list[Seat]) -> bool:
 
 
 @contextmanager
-def _one_snapshot():
+def one_snapshot():
     """Run the reads inside in one transaction that sees one committed state of the database, so
     rows read by separate queries belong together while the worker or another request commits a
     move: REPEATABLE READ on PostgreSQL (a read only snapshot, no lock); SQLite's transaction holds
@@ -117,7 +117,7 @@ def access_deals(user, game_id: int) -> tuple[Game, list[Seat], list[Deal]]:
 
     Raises Refusal 404 (no such game) or 403 (a private game the user has no seat at).
     """
-    with _one_snapshot():
+    with one_snapshot():
         game, seats = _watched_game(user, game_id)
         return game, seats, list(game.deals.order_by("number"))
 
@@ -128,7 +128,7 @@ def access_board(user, game_id: int) -> Board:
 
     Raises Refusal 404 (no such game) or 403 (a private game the user has no seat at).
     """
-    with _one_snapshot():
+    with one_snapshot():
         game, seats = _watched_game(user, game_id)
         seat = seat_of(user, seats)
         rows = store.load_rows(game, seats)

@@ -17,7 +17,7 @@ from ..engine.errors import IllegalAction
 from ..engine.state import GameState
 from ..errors import Refusal
 from ..models import Game, Move, Seat
-from .access import Board, board_of, lock_game, seat_of, seats_with_game
+from .access import Board, board_of, lock_game, one_snapshot, seat_of, seats_with_game
 from .changes import record_change
 
 
@@ -171,20 +171,23 @@ def play_computer_turn(game_id: int, version: int | None = None) -> bool:
 
 
 def _computer_choice(game_id: int, version: int | None) -> tuple[int, Action] | None:
-    """(the game's version, the computer's action) for the seat to move, read and chosen without
-    locking the game row; None when the game is not in play, not at ``version`` (when given), or
-    the seat to move is not the computer's to play."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise Refusal(404, "no_such_game", "There is no such game.")
-    if game.status != Game.Status.ACTIVE or (version is not None and version != game.version):
-        return None
-    rows = store.load_rows(game)
-    seat = rows.seats[rows.deal.turn]
-    if seat.computer_actor(game) is None:
-        return None
-    state = store.load_state(rows)
+    """(the game's version, the computer's action) for the seat to move, read without locking the
+    game row, from one snapshot (``one_snapshot``: the game, its deal and its moves as one commit
+    left them, though the worker or a person commits a move meanwhile), and chosen after it; None
+    when the game is not in play, not at ``version`` (when given), or the seat to move is not the
+    computer's to play."""
+    with one_snapshot():
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise Refusal(404, "no_such_game", "There is no such game.")
+        if game.status != Game.Status.ACTIVE or (version is not None and version != game.version):
+            return None
+        rows = store.load_rows(game)
+        seat = rows.seats[rows.deal.turn]
+        if seat.computer_actor(game) is None:
+            return None
+        state = store.load_state(rows)
+        level = seat.bot_level or Seat.BotLevel.NORMAL
+        memory = _computer_memory(game, rows.deal.number) if level != Seat.BotLevel.EASY else None
     rng = random.Random(f"{game.seed}:bot:{game.version}")
-    level = seat.bot_level or Seat.BotLevel.NORMAL
-    memory = _computer_memory(game, rows.deal.number) if level != Seat.BotLevel.EASY else None
     return game.version, chooser(state.variant, level)(state.player_view(seat.position), rng, memory)
