@@ -165,22 +165,30 @@ def test_a_frayzy_wild_laid_off_asks_only_about_the_meld_chosen():
     assert re.findall(r'name="reading" value="([^"]+)"', body) == ["2/W=G2", "2/W=G6"]
 
 
-@pytest.mark.django_db
-def test_a_contract_reading_chosen_by_its_button_lays_the_contract_down():
+def refused_contract(hands: list[str], groups: list[list[str]]):
+    """A Frustration game at contract 2 (a set of 3 and a run of 4, R4) with ``hands``, where the
+    player to move sends ``groups`` as the contract and is asked which reading they mean:
+    (game, that player's client, the 422 body, the form fields of a retry without its reading)."""
     game = make_started_game(players=2, seed="direct-play", variant="frustration")
-    put_position(game, frustration(["5S 5H JK~1 7C 7H 7S 9C 5D 6D 7D JK KS", "KH QH JS"]).deal)
+    put_position(game, frustration(hands).deal)
     Seat.objects.filter(game=game).update(total=2)
     client = login(seat_to_move(game).user)
-    contract = {"type": "lay_contract", "groups": [["5S", "5H", "JK~1"], ["5D", "6D", "7D", "JK"]]}
-    response = post_move(client, game, contract, game.version, htmx=True)
-    body = unescape(response.content.decode())
-    assert response.status_code == 422 and 'data-error-code="choose_wild"' in body
+    response = post_move(client, game, {"type": "lay_contract", "groups": groups}, game.version, htmx=True)
+    assert response.status_code == 422
+    fields = {"version": str(game.version), "groups": str(len(groups)),
+              **{f"group:{key}": str(n) for n, group in enumerate(groups, 1) for key in group}}
+    return game, client, unescape(response.content.decode()), fields
+
+
+@pytest.mark.django_db
+def test_a_contract_reading_chosen_by_its_button_lays_the_contract_down():
+    game, client, body, fields = refused_contract(["5S 5H JK~1 7C 7H 7S 9C 5D 6D 7D JK KS", "KH QH JS"],
+                                                  [["5S", "5H", "JK~1"], ["5D", "6D", "7D", "JK"]])
+    assert 'data-error-code="choose_wild"' in body
     assert re.findall(r'name="reading" value="([^"]+)"', body) == ["contract/JK=4D", "contract/JK=8D"]
     assert 'name="group:JK"' in body and re.search(r'name="group:JK"[^>]*>.*?<option value="2" selected', body, re.S)
 
-    fields = {"version": str(game.version), "reading": "contract/JK=8D", "groups": "2",
-              **{f"group:{key}": str(n) for n, group in enumerate(contract["groups"], 1) for key in group}}
-    response = client.post(reverse("game_move", args=[game.pk]), fields)
+    response = client.post(reverse("game_move", args=[game.pk]), {**fields, "reading": "contract/JK=8D"})
     assert response.status_code == 302
     assert current_deal(game).variant_state["laid_down"][0] is True
     assert Meld.objects.get(deal=current_deal(game), kind="run").cards.get(code="JK").stands_for == "8D"
@@ -188,22 +196,14 @@ def test_a_contract_reading_chosen_by_its_button_lays_the_contract_down():
 
 @pytest.mark.django_db
 def test_a_contract_run_with_two_jokers_offers_each_run_once_and_its_button_lays_it():
-    game = make_started_game(players=2, seed="direct-play", variant="frustration")
-    put_position(game, frustration(["5S 5H 5D 10H JH JK JK~1 KS", "KC QC"]).deal)
-    Seat.objects.filter(game=game).update(total=2)
-    client = login(seat_to_move(game).user)
-    contract = {"type": "lay_contract", "groups": [["5S", "5H", "5D"], ["10H", "JH", "JK", "JK~1"]]}
-    response = post_move(client, game, contract, game.version, htmx=True)
-    body = unescape(response.content.decode())
-    assert response.status_code == 422
+    game, client, body, fields = refused_contract(["5S 5H 5D 10H JH JK JK~1 KS", "KC QC"],
+                                                  [["5S", "5H", "5D"], ["10H", "JH", "JK", "JK~1"]])
     assert "Choose what the wilds stand for: JK=8♥ JK=9♥ or JK=9♥ JK=Q♥ or JK=Q♥ JK=K♥." in body
     buttons = re.findall(r'<button[^>]*name="reading" value="([^"]+)"[^>]*>([^<]*)</button>', body)
     assert [label for _, label in buttons] == ["The run with JK as 8♥, JK as 9♥", "The run with JK as 9♥, JK as Q♥",
                                                "The run with JK as Q♥, JK as K♥"]
 
-    fields = {"version": str(game.version), "reading": buttons[1][0], "groups": "2",
-              **{f"group:{key}": str(n) for n, group in enumerate(contract["groups"], 1) for key in group}}
-    assert client.post(reverse("game_move", args=[game.pk]), fields).status_code == 302
+    assert client.post(reverse("game_move", args=[game.pk]), {**fields, "reading": buttons[1][0]}).status_code == 302
     run = Meld.objects.get(deal=current_deal(game), kind="run")
     assert sorted(run.cards.exclude(stands_for="").values_list("stands_for", flat=True)) == ["9H", "QH"]
 
