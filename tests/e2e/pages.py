@@ -56,6 +56,17 @@ WORDS_BROKEN_MID_WORD = """selector => {
   return found;
 }"""
 TABLE_CELLS = "main table :is(th, td)"
+CUT_CELLS = """selector => [...document.querySelectorAll(selector)]
+  // The cells matched by selector whose text runs past their own edge (cut or hidden), or past the
+  // right edge of a table wrapper that does not show that it scrolls (a column out of sight).
+  .map(cell => {
+    const wrap = cell.closest(".table-wrap:not(.table-scroll)");
+    const past = wrap ? Math.round(cell.getBoundingClientRect().right - wrap.getBoundingClientRect().right) : 0;
+    const over = cell.scrollWidth - cell.clientWidth;
+    return {text: cell.textContent.trim(), cut: Math.max(over, past)};
+  })
+  .filter(cell => cell.cut > 1)
+  .map(cell => `${cell.text} by ${cell.cut}px`)"""
 HIDDEN_CARD_TEXT = """texts => {
   // The texts matched by texts (a card's corner text, a wild's mark and what it stands for) that run
   // past their card, or that the next card covers where cards overlap: each text's own extent is tested.

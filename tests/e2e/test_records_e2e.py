@@ -2,11 +2,21 @@
 forward and back through HTMX without leaving the page."""
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from django.db import connection
 from playwright.sync_api import expect
 
 from records.replay import logged_moves
-from tests.e2e.pages import DESKTOP, HIDDEN_CARD_TEXT, MARKS_OVER_OTHER_CARDS, NARROWEST, PHONE, screenshot
+from tests.e2e.pages import (
+    CUT_CELLS,
+    DESKTOP,
+    HIDDEN_CARD_TEXT,
+    MARKS_OVER_OTHER_CARDS,
+    NARROWEST,
+    PHONE,
+    WORDS_BROKEN_MID_WORD,
+    screenshot,
+)
 from tests.records.helpers import computer_game
 
 
@@ -96,3 +106,25 @@ def test_the_charts_labels_stay_readable_on_a_phone(live_server_url, new_user_pa
         screenshot(page, "record-chart", size)
         lowest[size["width"]] = round(min(page.evaluate(CHART_LABEL_HEIGHTS)), 1)
     assert min(lowest.values()) >= 10, lowest
+
+
+SCORE_SHEET_CELLS = ":is(.score-sheet, .contract-board) :is(th, td)"
+
+
+@pytest.mark.parametrize("variant", ["standard", "wild", "frustration", "frayzy"])
+def test_the_score_sheet_fits_a_phone_with_three_and_four_computer_players(live_server_url, new_user_page, variant):
+    """A finished game's score sheet of 3 and 4 computer players at 390 and 320 px: no cell is cut
+    and no short word breaks (the Result column was cut: "Compute… went ou")."""
+    page = new_user_page("viewer")
+    found = {}
+    for players in (3, 4):
+        game = finished_game_made_off_the_event_loop(variant, players=players, seed=f"e2e-sheet-{players}")
+        page.goto(f"/games/{game.pk}/record")
+        for size in (PHONE, NARROWEST):
+            page.set_viewport_size(size)
+            screenshot(page, f"record-sheet-{variant}-{players}", size)
+            cut = page.evaluate(CUT_CELLS, SCORE_SHEET_CELLS)
+            broken = page.evaluate(WORDS_BROKEN_MID_WORD, SCORE_SHEET_CELLS)
+            if cut or broken:
+                found[(players, size["width"])] = {"cut": cut, "broken": broken}
+    assert found == {}, found
