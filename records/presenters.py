@@ -13,6 +13,7 @@ from django.core.cache import cache
 
 from games.engine.cards import Card, parse_card, sort_by_suit
 from games.engine.commitment import commitment_text, deck_order, sha256_hex
+from games.engine.melds import MeldRules
 from games.engine.state import DealState, GameState
 from games.models import Card as CardRow
 from games.models import Deal, Game, Seat
@@ -140,26 +141,28 @@ def _melds(deal, names: list[str]) -> list[MeldFrame]:
     return [MeldFrame(names[m.owner], tuple((c, m.shape.stands_for(c)) for c in m.shape.cards)) for m in deal.melds]
 
 
-def _marked(state: GameState, deal, cards) -> list[tuple[Card, bool]]:
-    """``cards`` each with whether it is wild in ``deal`` (a deal or a player's view of it)."""
-    return [(card, state.variant.is_wild(card, deal)) for card in cards]
+def _marked(rules: MeldRules, cards) -> list[tuple[Card, bool]]:
+    """``cards`` each with whether it is wild under the deal's meld ``rules``."""
+    return [(card, rules.is_wild(card)) for card in cards]
 
 
 def _face_up_frame(state: GameState, deal: DealState, names: list[str]) -> dict:
-    return {"deal_number": deal.number, "melds": _melds(deal, names), "discard": _marked(state, deal, deal.discard),
-            "discard_size": len(deal.discard), "stock": _marked(state, deal, reversed(deal.stock)),
+    rules = state.variant.meld_rules_for(deal)
+    return {"deal_number": deal.number, "melds": _melds(deal, names), "discard": _marked(rules, deal.discard),
+            "discard_size": len(deal.discard), "stock": _marked(rules, reversed(deal.stock)),
             "stock_size": len(deal.stock),
-            "seats": [SeatFrame(s, name, tuple(_marked(state, deal, sort_by_suit(deal.hands[s]))), len(deal.hands[s]),
+            "seats": [SeatFrame(s, name, tuple(_marked(rules, sort_by_suit(deal.hands[s]))), len(deal.hands[s]),
                                 state.totals[s], s == deal.turn and not state.finished, False)
                       for s, name in enumerate(names)]}
 
 
 def _player_frame(state: GameState, viewer: int | None, names: list[str]) -> dict:
     view = state.player_view(viewer)
+    rules = state.variant.meld_rules_for(view)
     return {"deal_number": view.deal_number, "melds": _melds(view, names),
-            "discard": _marked(state, view, [view.discard_top] if view.discard_top else []),
+            "discard": _marked(rules, [view.discard_top] if view.discard_top else []),
             "discard_size": view.discard_size, "stock": [], "stock_size": view.stock_size,
-            "seats": [SeatFrame(s, name, tuple(_marked(state, view, sort_by_suit(list(view.hand))))
+            "seats": [SeatFrame(s, name, tuple(_marked(rules, sort_by_suit(list(view.hand))))
                                 if s == viewer else None, view.hand_sizes[s], view.totals[s],
                                 s == view.turn, s == viewer) for s, name in enumerate(names)]}
 
@@ -249,11 +252,12 @@ def deal_summary(game: Game, seats: list[Seat], deal: Deal, results: list[dict])
     for position, code, copy in rows:
         left[position].append(Card(parse_card(code).code, copy))
     rules = game.rules
+    meld_rules = rules.meld_rules_for_stored(deal.variant_state)
     lines = []
     for seat in seats:
         position = seat.position
         points = result["penalties"][position]
-        hand = tuple((c, rules.is_wild_in_stored_deal(c, deal.variant_state)) for c in sort_by_suit(left[position]))
+        hand = tuple(_marked(meld_rules, sort_by_suit(left[position])))
         if rules.has_contracts:
             # The contract the seat played: its contract now less every advance from this round on (R15).
             contract = seat.total - sum(r["penalties"][position] for r in results if r["deal"] >= deal.number)

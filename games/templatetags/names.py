@@ -27,8 +27,6 @@ def breakable(name) -> str:
     return mark_safe(re.sub(r"\S+", split, str(name)))  # noqa: S308 (every piece escaped above)
 
 
-
-
 def _shortened(css_class: str, name, shown: str) -> str:
     """``shown`` in a span of ``css_class`` titled with the full name, for a name with a word over
     12 characters (a user name has no spaces); any other name is short enough as it is."""

@@ -205,12 +205,12 @@ class Variant:
         """Whether ``card`` is wild in ``deal`` (a deal or a player's view of it: W3, R5, F11)."""
         return self.meld_rules_for(deal).is_wild(card)
 
-    def is_wild_in_stored_deal(self, card: Card, variant_state: dict) -> bool:
-        """Whether ``card`` is wild in a deal the store holds, from the deal's ``variant_state``
-        (``deal_state_json``'s JSON), e.g. a finished deal's leftover hand (W3: Wild Rummy's wild
-        rank is that deal's; R5, F11). A variant's meld rules read only its own part of a deal,
-        the fields ``deal_state_fields`` restores."""
-        return self.is_wild(card, SimpleNamespace(**self.deal_state_fields(variant_state)))
+    def meld_rules_for_stored(self, variant_state: dict) -> MeldRules:
+        """The meld rules in force in a deal the store holds, from the deal's ``variant_state``
+        (``deal_state_json``'s JSON), e.g. to tell the wilds of a finished deal's leftover hands
+        (W3: Wild Rummy's wild rank is that deal's; R5, F11). A variant's meld rules read only its
+        own part of a deal, the fields ``deal_state_fields`` restores."""
+        return self.meld_rules_for(SimpleNamespace(**self.deal_state_fields(variant_state)))
 
     def wild_label(self, view: PlayerView) -> str:
         """What the board says about the wilds of the deal ``view`` shows; empty by default."""
