@@ -307,15 +307,17 @@ NAME_LINES = """name => {
 
 
 def test_long_names_are_shortened_and_short_names_stay_whole(ana):
-    """A 150-character name: the table, its record and My games scroll sideways at no width and
-    no column is cut; the name takes two lines at most anywhere (seat boxes, turn banner, score
-    sheets' and contract tables' headings, lists) and is read whole by a screen reader; "ana" and
-    "Computer 3 (normal)" are never broken mid-word (overflow_at_each_width)."""
+    """A 150-character name: the table, its record, My games and the player's profile and history
+    scroll sideways at no width and no column is cut; the name takes two lines at most anywhere
+    (seat boxes, turn banner, score sheets' and contract tables' headings, lists, page headings)
+    and is read whole by a screen reader; "ana" and "Computer 3 (normal)" are never broken
+    mid-word (overflow_at_each_width)."""
     game = game_with_results("frustration", 3, humans=[people(1)[0], make_user(LONGEST_NAME), make_user("bobby")])
     Seat.objects.filter(game=game, position=2).update(user=None, bot_level=Seat.BotLevel.NORMAL)
     found = {}
     pages = {"table": game.get_absolute_url(), "record": reverse("game_record", args=[game.pk]),
-             "my-games": reverse("my_games")}
+             "my-games": reverse("my_games"), "profile": reverse("profile", args=[LONGEST_NAME]),
+             "history": reverse("match_history", args=[LONGEST_NAME])}
     for name, url in pages.items():
         ana.goto(url)
         if overflow := overflow_at_each_width(ana, f"long-name-{name}"):
