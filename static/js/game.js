@@ -89,7 +89,8 @@
 })();
 
 /* The table's feel: a turn clock that counts down from the server's deadline, cards that move
-   between places on every board swap (not when the player prefers reduced motion), a short chime
+   between places on every board swap (not when the player prefers reduced motion), the cards just
+   drawn marked in the hand until the turn ends, a short chime
    when the turn becomes the player's (switchable, remembered in localStorage), and the
    end-of-deal summary, shown until the player dismisses it. */
 (function () {
@@ -174,6 +175,42 @@
     places = null;
   }
 
+  // ----- the cards just drawn: after a board swap, the cards of the hand that were not in it
+  // before (a draw from the stock or the pile, a Draw 5) are marked, and stay marked over later
+  // swaps until the turn ends. A new deal's hand shares no card with the last one: nothing is
+  // marked then.
+  var handBefore = null;
+  var drawn = {};
+  function handKeys(el) {
+    return Array.prototype.map.call(el.querySelectorAll(".hand .hand-card[data-key]"),
+                                    function (card) { return card.dataset.key; });
+  }
+  function noteHand(event) {
+    var el = board();
+    handBefore = el && event.detail.target === el ? handKeys(el) : null;
+  }
+  function markDrawn() {
+    var el = board();
+    if (!el || handBefore === null) { return; }
+    var keys = handKeys(el), before = {}, next = {};
+    handBefore.forEach(function (key) { before[key] = true; });
+    var sameDeal = keys.some(function (key) { return before[key]; });
+    if (sameDeal && el.dataset.yourTurn === "1") {
+      keys.forEach(function (key) { if (!before[key] || drawn[key]) { next[key] = true; } });
+    }
+    drawn = next;
+    handBefore = null;
+    Object.keys(drawn).forEach(function (key) {
+      var label = document.getElementById("hand-" + key);
+      if (!label || label.classList.contains("hand-card-drawn")) { return; }
+      label.classList.add("hand-card-drawn");
+      var note = document.createElement("span");
+      note.className = "hand-card-drawn-note";
+      note.textContent = ", just drawn";
+      label.appendChild(note);
+    });
+  }
+
   // ----- the "your turn" chime, made with the Web Audio API (no sound file); the toggle button
   // outside the board says whether it is on.
   var SOUND_KEY = "rummy-turn-sound";
@@ -243,8 +280,9 @@
   }
 
   document.body.addEventListener("htmx:beforeSwap", notePlaces);
+  document.body.addEventListener("htmx:beforeSwap", noteHand);
   document.body.addEventListener("htmx:afterRequest", readSkew);
-  document.body.addEventListener("htmx:afterSwap", function () { moveCards(); tick(); });
+  document.body.addEventListener("htmx:afterSwap", function () { moveCards(); markDrawn(); tick(); });
   document.body.addEventListener("htmx:afterSettle", function () { announceTurn(); showSummary(); });
   document.body.addEventListener("click", function (event) {
     wakeAudio();

@@ -346,3 +346,33 @@ def test_frustration_deal_summary_and_advances_fit_the_narrowest_phone(ana):
     expect(ana.locator(".contract-history tbody tr").first).not_to_contain_text("No round finished yet")
     found["advances-4"] = overflow_at_each_width(ana, "frustration-advances-4")
     assert found == {"summary-3": {}, "advances-4": {}}, found
+
+
+def test_the_card_just_drawn_is_marked_until_the_turn_ends(ana):
+    """A draw from the stock marks the one new card of the hand (a gold face, "just drawn" to a
+    screen reader); the mark stays when the hand is sorted again and goes with the discard."""
+    game = make_table_scene("standard-draw")
+    ana.goto(game.get_absolute_url())
+    hand = ana.locator(".hand .hand-card")
+    expect(hand).to_have_count(10)
+    before = set(hand.evaluate_all("cards => cards.map(card => card.dataset.key)"))
+    expect(ana.locator(".hand-card-drawn")).to_have_count(0)
+
+    ana.locator("#act-draw").click()
+    expect(hand).to_have_count(11)
+    drawn = ana.locator(".hand-card-drawn")
+    expect(drawn).to_have_count(1)
+    key = drawn.get_attribute("data-key")
+    assert key not in before
+    expect(drawn).to_contain_text("just drawn")
+    screenshot(ana, "card-just-drawn", DESKTOP)
+
+    ana.locator("#sort-rank").click()
+    expect(ana.locator("#sort-rank")).to_have_attribute("aria-current", "true")
+    expect(ana.locator(".hand-card-drawn")).to_have_count(1)
+    assert ana.locator(".hand-card-drawn").get_attribute("data-key") == key
+
+    ana.locator(f".hand-card[data-key='{sorted(before)[0]}']").click()
+    ana.locator("#act-discard").click()
+    expect(hand).to_have_count(10)
+    expect(ana.locator(".hand-card-drawn")).to_have_count(0)
