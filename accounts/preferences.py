@@ -7,6 +7,7 @@ the user's own time zone.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import zoneinfo
 
 from django.db import transaction
@@ -20,6 +21,11 @@ ABSENCE_WINDOW = dt.timedelta(days=90)
 ABSENCE_NOTICE = dt.timedelta(days=365)
 """How far ahead an absence may start."""
 """At most ``MAX_ABSENCE`` of declared absence in any ``ABSENCE_WINDOW``."""
+
+
+ZONE_AREAS = frozenset({"Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe",
+                        "Indian", "Pacific"})
+"""The areas of the tz database's Area/Location names; other names are legacy aliases."""
 
 
 class AbsenceRefused(ValueError):
@@ -38,8 +44,19 @@ def away_now():
     return Exists(Absence.objects.filter(user_id=OuterRef("user_id"), ends_at__gt=timezone.now()))
 
 
+@functools.cache
+def offered_time_zones() -> tuple[str, ...]:
+    """The time zones a user may choose: "UTC", then the tz database's Area/Location names sorted
+    (no legacy alias such as "US/Eastern", "Etc/GMT+1" or "Zulu", and no "localtime")."""
+    return ("UTC", *sorted(name for name in zoneinfo.available_timezones()
+                           if "/" in name and name.split("/")[0] in ZONE_AREAS))
+
+
 def local_zone(prefs: PlayPreferences) -> dt.tzinfo:
-    """The user's time zone (UTC when the stored name is unknown)."""
+    """The user's time zone: a stored name no longer offered still counts (a legacy alias), but
+    one that is unknown, or "localtime" (the server's own clock), is UTC."""
+    if prefs.time_zone == "localtime":
+        return dt.UTC
     try:
         return zoneinfo.ZoneInfo(prefs.time_zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
