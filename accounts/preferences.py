@@ -117,8 +117,8 @@ def declare_absence(user, starts_at: dt.datetime, ends_at: dt.datetime, now: dt.
     """Record that ``user`` is away from ``starts_at`` to ``ends_at`` (aware datetimes).
 
     Raises AbsenceRefused when the end is not after the start, the absence ends in the past or
-    starts more than a year ahead, or the user's absences would then add up to more than 14 days
-    within some 90-day window (the
+    starts more than a year ahead, it overlaps or touches one the user declared before, or the
+    user's absences would then add up to more than 14 days within some 90-day window (the
     windows that matter start where an absence starts or end where one ends).
     """
     if ends_at <= starts_at:
@@ -135,6 +135,9 @@ def declare_absence(user, starts_at: dt.datetime, ends_at: dt.datetime, now: dt.
         # Lock the user's preferences row: two declarations at once are checked one after the other.
         PlayPreferences.objects.get_or_create(user=user)
         PlayPreferences.objects.select_for_update().get(user=user)
+        if Absence.objects.filter(user=user, starts_at__lte=ends_at, ends_at__gte=starts_at).exists():
+            raise AbsenceRefused("That absence overlaps or touches one you have already declared: cancel that "
+                                 "one first, or choose times outside it.")
         spans = list(Absence.objects.filter(user=user, ends_at__gt=starts_at - ABSENCE_WINDOW,
                                             starts_at__lt=ends_at + ABSENCE_WINDOW)
                      .values_list("starts_at", "ends_at")) + [new]
@@ -144,3 +147,4 @@ def declare_absence(user, starts_at: dt.datetime, ends_at: dt.datetime, now: dt.
             if sum((_overlap(span, window) for span in spans), dt.timedelta(0)) > MAX_ABSENCE:
                 raise AbsenceRefused("You may be away for at most 14 days in any 90 days.")
         return Absence.objects.create(user=user, starts_at=starts_at, ends_at=ends_at)
+

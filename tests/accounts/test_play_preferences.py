@@ -4,8 +4,10 @@ import datetime as dt
 import re
 
 import pytest
+import time_machine
 from django.urls import reverse
 
+from accounts.models import Absence
 from accounts.preferences import local_zone, preferences_for
 from tests.factories import login, make_user
 
@@ -49,3 +51,28 @@ def test_a_stored_zone_no_longer_offered_shows_as_utc_and_still_works():
     assert local_zone(prefs) == dt.UTC
     prefs.time_zone = "US/Eastern"
     assert local_zone(prefs).utcoffset(dt.datetime(2027, 1, 1)) == dt.timedelta(hours=-5)
+
+
+NOW = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
+
+
+def absence_post(starts_at: str, ends_at: str) -> dict:
+    return {"form": "absence", "starts_at": starts_at, "ends_at": ends_at}
+
+
+def test_an_absence_that_overlaps_or_touches_another_is_refused():
+    user = make_user("pat")
+    client = login(user)
+    with time_machine.travel(NOW, tick=False):
+        assert client.post(reverse("play_preferences"), absence_post("2027-01-01T00:00", "2027-01-05T00:00")
+                           ).status_code == 302
+        for starts_at, ends_at in [("2027-01-03T00:00", "2027-01-08T00:00"), ("2027-01-05T00:00", "2027-01-07T00:00"),
+                                   ("2026-12-28T00:00", "2027-01-01T00:00"), ("2027-01-02T00:00", "2027-01-03T00:00")]:
+            refused = client.post(reverse("play_preferences"), absence_post(starts_at, ends_at))
+            assert refused.status_code == 400 and "overlaps or touches" in refused.content.decode()
+        assert client.post(reverse("play_preferences"), absence_post("2027-01-05T00:01", "2027-01-06T00:00")
+                           ).status_code == 302
+    assert list(Absence.objects.filter(user=user).values_list("starts_at", "ends_at")) == [
+        (dt.datetime(2027, 1, 1, tzinfo=dt.UTC), dt.datetime(2027, 1, 5, tzinfo=dt.UTC)),
+        (dt.datetime(2027, 1, 5, 0, 1, tzinfo=dt.UTC), dt.datetime(2027, 1, 6, tzinfo=dt.UTC))]
+
