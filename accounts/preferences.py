@@ -1,7 +1,7 @@
 """Play preferences and absences: which e-mails a user wants and when, and declared time away.
 
-Pure reads plus the two writers of these rows (``save_preferences`` is the form's, and
-``declare_absence``). Times are aware datetimes; wall-clock times (quiet hours, digest hour) are in
+Pure reads plus the writers of these rows (``save_preferences`` is the form's, ``declare_absence``
+and ``cancel_absence``). Times are aware datetimes; wall-clock times (quiet hours, digest hour) are in
 the user's own time zone.
 """
 from __future__ import annotations
@@ -148,3 +148,18 @@ def declare_absence(user, starts_at: dt.datetime, ends_at: dt.datetime, now: dt.
                 raise AbsenceRefused("You may be away for at most 14 days in any 90 days.")
         return Absence.objects.create(user=user, starts_at=starts_at, ends_at=ends_at)
 
+
+def cancel_absence(user, absence_id: int, now: dt.datetime) -> Absence | None:
+    """Cancel ``user``'s absence ``absence_id`` that is not over yet: one still to come is deleted,
+    an ongoing one ends at ``now``. Returns the absence (its ``pk`` None once deleted), or None when
+    the user has no such absence (someone else's, or over)."""
+    with transaction.atomic():
+        absence = Absence.objects.select_for_update().filter(pk=absence_id, user=user, ends_at__gt=now).first()
+        if absence is None:
+            return None
+        if absence.starts_at >= now:
+            absence.delete()
+        else:
+            absence.ends_at = now
+            absence.save(update_fields=["ends_at"])
+    return absence

@@ -8,8 +8,9 @@ import time_machine
 from django.urls import reverse
 
 from accounts.models import Absence
-from accounts.preferences import local_zone, preferences_for
-from tests.factories import login, make_user
+from accounts.preferences import declare_absence, local_zone, preferences_for
+from games.models import DAY, Move
+from tests.factories import login, make_started_game, make_user, run_due_jobs, seat_to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -76,3 +77,53 @@ def test_an_absence_that_overlaps_or_touches_another_is_refused():
         (dt.datetime(2027, 1, 1, tzinfo=dt.UTC), dt.datetime(2027, 1, 5, tzinfo=dt.UTC)),
         (dt.datetime(2027, 1, 5, 0, 1, tzinfo=dt.UTC), dt.datetime(2027, 1, 6, tzinfo=dt.UTC))]
 
+
+def test_only_its_owner_can_cancel_an_absence_still_to_come():
+    owner, other = make_user("pat"), make_user("sam")
+    with time_machine.travel(NOW, tick=False):
+        absence = declare_absence(owner, NOW + dt.timedelta(days=3), NOW + dt.timedelta(days=5), NOW)
+        url = reverse("cancel_absence", args=[absence.pk])
+        page = login(owner).get(reverse("play_preferences")).content.decode()
+        assert f'action="{url}"' in page and ">Cancel</button>" in page
+        assert login(owner).get(url).status_code == 405
+        assert login(other).post(url).status_code == 404
+        assert Absence.objects.filter(pk=absence.pk).exists()
+        response = login(owner).post(url, follow=True)
+    assert response.status_code == 200 and "Your absence is cancelled." in response.content.decode()
+    assert not Absence.objects.filter(pk=absence.pk).exists()
+
+
+def test_an_absence_that_is_over_cannot_be_cancelled():
+    owner = make_user("pat")
+    absence = declare_absence(owner, NOW, NOW + dt.timedelta(days=1), NOW)
+    with time_machine.travel(NOW + dt.timedelta(days=2), tick=False):
+        assert login(owner).post(reverse("cancel_absence", args=[absence.pk])).status_code == 404
+    assert Absence.objects.get(pk=absence.pk).ends_at == NOW + dt.timedelta(days=1)
+
+
+def test_cancelling_an_ongoing_absence_ends_it_now_and_restarts_the_clock():
+    with time_machine.travel(NOW, tick=False) as clock:
+        game = make_started_game(players=2, seed="cancel-away", time_per_move=DAY)
+        away = seat_to_move(game)
+        client = login(away.user)
+        assert client.post(reverse("play_preferences"), absence_post("2026-12-01T14:00", "2026-12-04T14:00")
+                           ).status_code == 302
+        away.refresh_from_db()
+        assert away.deadline == NOW + dt.timedelta(days=4)
+
+        clock.shift(dt.timedelta(days=1, minutes=1))
+        run_due_jobs()
+        assert not Move.objects.filter(game=game).exists(), "the first expiry job waits for the later deadline"
+
+        clock.move_to(NOW + dt.timedelta(days=1, hours=5))
+        absence = Absence.objects.get(user=away.user)
+        response = client.post(reverse("cancel_absence", args=[absence.pk]), follow=True)
+        assert "Your absence ends now." in response.content.decode()
+        absence.refresh_from_db()
+        away.refresh_from_db()
+        assert absence.ends_at == NOW + dt.timedelta(days=1, hours=5)
+        assert away.deadline == NOW + dt.timedelta(days=2, hours=3), "paused for the 27 hours away only"
+
+        clock.move_to(away.deadline + dt.timedelta(minutes=1))
+        run_due_jobs()
+    assert Move.objects.filter(game=game, seat=away, actor=Move.Actor.DEADLINE).exists()
