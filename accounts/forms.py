@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from django.utils.html import format_html
 
 from games.engine.variants import VARIANTS
@@ -91,8 +92,13 @@ class PlayPreferencesForm(forms.ModelForm):
 
 
 class AbsenceForm(forms.Form):
-    """An absence from one moment to another, in the user's own time zone (PlayPreferences): the
-    view makes the two times aware in that zone."""
+    """An absence from one moment to another, read in the current time zone (the view makes it the
+    user's own): a time that zone skips or repeats (a clock change) is refused."""
 
     starts_at = forms.DateTimeField(label="Away from", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     ends_at = forms.DateTimeField(label="Back on", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.label = f"{field.label} ({timezone.get_current_timezone_name()} time)"

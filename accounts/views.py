@@ -83,36 +83,37 @@ def match_history(request: HttpRequest, username: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def play_preferences(request: HttpRequest) -> HttpResponse:
     """Show and save the user's notice preferences (POST ``form=preferences``) or declare an
-    absence (POST ``form=absence``; times in the user's time zone)."""
+    absence (POST ``form=absence``). Absence times are entered and shown in the user's time zone
+    (Django's current time zone for this request)."""
     prefs = preferences_for(request.user)
-    form, absence_form = PlayPreferencesForm(instance=prefs), AbsenceForm()
-    status = 200
-    if request.method == "POST" and request.POST.get("form") == "preferences":
-        form = PlayPreferencesForm(request.POST, instance=prefs)
-        if form.is_valid():
-            notices.schedule_digest(form.save(), timezone.now())
-            messages.success(request, "Your preferences are saved.")
-            return redirect("play_preferences")
-        status = 400
-    elif request.method == "POST" and request.POST.get("form") == "absence":
-        absence_form = AbsenceForm(request.POST)
-        if absence_form.is_valid():
-            zone = local_zone(prefs)
-            starts, ends = (absence_form.cleaned_data[name].replace(tzinfo=zone) for name in ("starts_at", "ends_at"))
-            try:
-                declare_absence(request.user, starts, ends, timezone.now())
-            except AbsenceRefused as refusal:
-                absence_form.add_error(None, str(refusal))
-            else:
-                turn_clock.absences_changed(request.user, timezone.now())
-                messages.success(request, "Your absence is recorded.")
+    zone = local_zone(prefs)
+    with timezone.override(zone):
+        form, absence_form = PlayPreferencesForm(instance=prefs), AbsenceForm()
+        status = 200
+        if request.method == "POST" and request.POST.get("form") == "preferences":
+            form = PlayPreferencesForm(request.POST, instance=prefs)
+            if form.is_valid():
+                notices.schedule_digest(form.save(), timezone.now())
+                messages.success(request, "Your preferences are saved.")
                 return redirect("play_preferences")
-        status = 400
-    absences = Absence.objects.filter(user=request.user, ends_at__gt=timezone.now())
-    return render(request, "accounts/play_preferences.html",
-                  {"form": form, "absence_form": absence_form, "absences": absences, "zone": local_zone(prefs)},
-                  status=status)
-
+            status = 400
+        elif request.method == "POST" and request.POST.get("form") == "absence":
+            absence_form = AbsenceForm(request.POST)
+            if absence_form.is_valid():
+                try:
+                    declare_absence(request.user, absence_form.cleaned_data["starts_at"],
+                                    absence_form.cleaned_data["ends_at"], timezone.now())
+                except AbsenceRefused as refusal:
+                    absence_form.add_error(None, str(refusal))
+                else:
+                    turn_clock.absences_changed(request.user, timezone.now())
+                    messages.success(request, "Your absence is recorded.")
+                    return redirect("play_preferences")
+            status = 400
+        absences = Absence.objects.filter(user=request.user, ends_at__gt=timezone.now())
+        return render(request, "accounts/play_preferences.html",
+                      {"form": form, "absence_form": absence_form, "absences": absences, "zone": zone},
+                      status=status)
 
 @login_required
 @require_POST

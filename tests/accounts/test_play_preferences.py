@@ -127,3 +127,23 @@ def test_cancelling_an_ongoing_absence_ends_it_now_and_restarts_the_clock():
         clock.move_to(away.deadline + dt.timedelta(minutes=1))
         run_due_jobs()
     assert Move.objects.filter(game=game, seat=away, actor=Move.Actor.DEADLINE).exists()
+
+
+def test_absence_times_are_entered_and_shown_in_the_players_zone():
+    user = make_user("pat")
+    prefs = preferences_for(user)
+    prefs.time_zone = "Europe/Berlin"
+    prefs.save()
+    client = login(user)
+    with time_machine.travel(NOW, tick=False):
+        page = client.get(reverse("play_preferences")).content.decode()
+        assert "Away from (Europe/Berlin time)" in page and "Back on (Europe/Berlin time)" in page
+        assert client.post(reverse("play_preferences"), absence_post("2027-01-01T09:00", "2027-01-02T18:30")
+                           ).status_code == 302
+        page = client.get(reverse("play_preferences")).content.decode()
+        skipped = client.post(reverse("play_preferences"), absence_post("2027-03-28T02:30", "2027-03-29T09:00"))
+    assert "2027-01-01 09:00 to 2027-01-02 18:30 (Europe/Berlin)" in page
+    assert list(Absence.objects.filter(user=user).values_list("starts_at", "ends_at")) == [
+        (dt.datetime(2027, 1, 1, 8, tzinfo=dt.UTC), dt.datetime(2027, 1, 2, 17, 30, tzinfo=dt.UTC))]
+    assert skipped.status_code == 400
+    assert "couldn’t be interpreted in time zone Europe/Berlin" in skipped.content.decode()
