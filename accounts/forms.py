@@ -2,15 +2,16 @@
 hours and time zone; declaring an absence)."""
 from __future__ import annotations
 
-import zoneinfo
-
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils import timezone
+from django.utils.html import format_html
 
 from games.engine.variants import VARIANTS
 from records.history import HistoryFilters
 
 from .models import PlayPreferences
+from .preferences import offered_time_zones
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -43,12 +44,23 @@ class HistoryFilterForm(forms.Form):
         data = self.cleaned_data
         return HistoryFilters(data["variant"], data["result"], data["opponent"], data["since"], data["until"])
 
+def time_zone_choices() -> list:
+    """"UTC", then the offered zones grouped by area, each shown by its location ("Buenos Aires")."""
+    areas: dict[str, list[tuple[str, str]]] = {}
+    for name in offered_time_zones()[1:]:
+        area, location = name.split("/", 1)
+        areas.setdefault(area, []).append((name, location.replace("_", " ")))
+    return [("UTC", "UTC"), *areas.items()]
 
 
 class PlayPreferencesForm(forms.ModelForm):
-    """Each e-mail kind on or off, the digest hour, quiet hours and the user's time zone."""
+    """Each e-mail kind on or off, the digest hour, quiet hours and the user's time zone (one of
+    ``offered_time_zones``; a stored zone no longer offered shows as UTC until the user chooses)."""
 
-    time_zone = forms.ChoiceField(choices=[(name, name) for name in sorted(zoneinfo.available_timezones())])
+    time_zone = forms.ChoiceField(
+        choices=time_zone_choices,
+        error_messages={"invalid_choice": "%(value)s is not a time zone you can choose: pick a place from the "
+                                          "list (such as Europe/Berlin), or UTC."})
     digest_hour = forms.IntegerField(label="Digest hour (your time)", min_value=0, max_value=23, initial=8)
 
     class Meta:
@@ -58,6 +70,14 @@ class PlayPreferencesForm(forms.ModelForm):
         widgets = {"quiet_start": forms.TimeInput(attrs={"type": "time"}),
                    "quiet_end": forms.TimeInput(attrs={"type": "time"}),
                    "digest_hour": forms.NumberInput(attrs={"min": 0, "max": 23})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        stored = self.instance.time_zone
+        if stored not in offered_time_zones():
+            self.initial["time_zone"] = "UTC"
+            self.fields["time_zone"].help_text = format_html("Your saved zone ({}) is no longer offered: choose "
+                                                             "yours.", stored)
 
     def clean(self):
         """Quiet hours need both ends, or neither, and two different times (the same time at both
@@ -72,8 +92,13 @@ class PlayPreferencesForm(forms.ModelForm):
 
 
 class AbsenceForm(forms.Form):
-    """An absence from one moment to another, in the user's own time zone (PlayPreferences): the
-    view makes the two times aware in that zone."""
+    """An absence from one moment to another, read in the current time zone (the view makes it the
+    user's own): a time that zone skips or repeats (a clock change) is refused."""
 
     starts_at = forms.DateTimeField(label="Away from", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     ends_at = forms.DateTimeField(label="Back on", widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.label = f"{field.label} ({timezone.get_current_timezone_name()} time)"

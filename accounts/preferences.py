@@ -1,12 +1,13 @@
 """Play preferences and absences: which e-mails a user wants and when, and declared time away.
 
-Pure reads plus the two writers of these rows (``save_preferences`` is the form's, and
-``declare_absence``). Times are aware datetimes; wall-clock times (quiet hours, digest hour) are in
+Pure reads plus the writers of these rows (``save_preferences`` is the form's, ``declare_absence``
+and ``cancel_absence``). Times are aware datetimes; wall-clock times (quiet hours, digest hour) are in
 the user's own time zone.
 """
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import zoneinfo
 
 from django.db import transaction
@@ -20,6 +21,11 @@ ABSENCE_WINDOW = dt.timedelta(days=90)
 ABSENCE_NOTICE = dt.timedelta(days=365)
 """How far ahead an absence may start."""
 """At most ``MAX_ABSENCE`` of declared absence in any ``ABSENCE_WINDOW``."""
+
+
+ZONE_AREAS = frozenset({"Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe",
+                        "Indian", "Pacific"})
+"""The areas of the tz database's Area/Location names; other names are legacy aliases."""
 
 
 class AbsenceRefused(ValueError):
@@ -38,8 +44,19 @@ def away_now():
     return Exists(Absence.objects.filter(user_id=OuterRef("user_id"), ends_at__gt=timezone.now()))
 
 
+@functools.cache
+def offered_time_zones() -> tuple[str, ...]:
+    """The time zones a user may choose: "UTC", then the tz database's Area/Location names sorted
+    (no legacy alias such as "US/Eastern", "Etc/GMT+1" or "Zulu", and no "localtime")."""
+    return ("UTC", *sorted(name for name in zoneinfo.available_timezones()
+                           if "/" in name and name.split("/")[0] in ZONE_AREAS))
+
+
 def local_zone(prefs: PlayPreferences) -> dt.tzinfo:
-    """The user's time zone (UTC when the stored name is unknown)."""
+    """The user's time zone: a stored name no longer offered still counts (a legacy alias), but
+    one that is unknown, or "localtime" (the server's own clock), is UTC."""
+    if prefs.time_zone == "localtime":
+        return dt.UTC
     try:
         return zoneinfo.ZoneInfo(prefs.time_zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
@@ -100,8 +117,8 @@ def declare_absence(user, starts_at: dt.datetime, ends_at: dt.datetime, now: dt.
     """Record that ``user`` is away from ``starts_at`` to ``ends_at`` (aware datetimes).
 
     Raises AbsenceRefused when the end is not after the start, the absence ends in the past or
-    starts more than a year ahead, or the user's absences would then add up to more than 14 days
-    within some 90-day window (the
+    starts more than a year ahead, it overlaps or touches one the user declared before, or the
+    user's absences would then add up to more than 14 days within some 90-day window (the
     windows that matter start where an absence starts or end where one ends).
     """
     if ends_at <= starts_at:
@@ -118,6 +135,9 @@ def declare_absence(user, starts_at: dt.datetime, ends_at: dt.datetime, now: dt.
         # Lock the user's preferences row: two declarations at once are checked one after the other.
         PlayPreferences.objects.get_or_create(user=user)
         PlayPreferences.objects.select_for_update().get(user=user)
+        if Absence.objects.filter(user=user, starts_at__lte=ends_at, ends_at__gte=starts_at).exists():
+            raise AbsenceRefused("That absence overlaps or touches one you have already declared: cancel that "
+                                 "one first, or choose times outside it.")
         spans = list(Absence.objects.filter(user=user, ends_at__gt=starts_at - ABSENCE_WINDOW,
                                             starts_at__lt=ends_at + ABSENCE_WINDOW)
                      .values_list("starts_at", "ends_at")) + [new]
@@ -127,3 +147,19 @@ def declare_absence(user, starts_at: dt.datetime, ends_at: dt.datetime, now: dt.
             if sum((_overlap(span, window) for span in spans), dt.timedelta(0)) > MAX_ABSENCE:
                 raise AbsenceRefused("You may be away for at most 14 days in any 90 days.")
         return Absence.objects.create(user=user, starts_at=starts_at, ends_at=ends_at)
+
+
+def cancel_absence(user, absence_id: int, now: dt.datetime) -> Absence | None:
+    """Cancel ``user``'s absence ``absence_id`` that is not over yet: one still to come is deleted,
+    an ongoing one ends at ``now``. Returns the absence (its ``pk`` None once deleted), or None when
+    the user has no such absence (someone else's, or over)."""
+    with transaction.atomic():
+        absence = Absence.objects.select_for_update().filter(pk=absence_id, user=user, ends_at__gt=now).first()
+        if absence is None:
+            return None
+        if absence.starts_at >= now:
+            absence.delete()
+        else:
+            absence.ends_at = now
+            absence.save(update_fields=["ends_at"])
+    return absence

@@ -5,10 +5,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import turn_clock
 from games.models import Game
@@ -17,6 +17,7 @@ from records.chart import Chart, line_chart
 from records.history import HistoryFilters, history_page, variant_stats
 from records.models import Rating, RatingChange
 
+from . import preferences
 from .forms import AbsenceForm, HistoryFilterForm, PlayPreferencesForm
 from .models import Absence
 from .preferences import AbsenceRefused, declare_absence, local_zone, preferences_for
@@ -82,32 +83,47 @@ def match_history(request: HttpRequest, username: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def play_preferences(request: HttpRequest) -> HttpResponse:
     """Show and save the user's notice preferences (POST ``form=preferences``) or declare an
-    absence (POST ``form=absence``; times in the user's time zone)."""
+    absence (POST ``form=absence``). Absence times are entered and shown in the user's time zone
+    (Django's current time zone for this request)."""
     prefs = preferences_for(request.user)
-    form, absence_form = PlayPreferencesForm(instance=prefs), AbsenceForm()
-    status = 200
-    if request.method == "POST" and request.POST.get("form") == "preferences":
-        form = PlayPreferencesForm(request.POST, instance=prefs)
-        if form.is_valid():
-            notices.schedule_digest(form.save(), timezone.now())
-            messages.success(request, "Your preferences are saved.")
-            return redirect("play_preferences")
-        status = 400
-    elif request.method == "POST" and request.POST.get("form") == "absence":
-        absence_form = AbsenceForm(request.POST)
-        if absence_form.is_valid():
-            zone = local_zone(prefs)
-            starts, ends = (absence_form.cleaned_data[name].replace(tzinfo=zone) for name in ("starts_at", "ends_at"))
-            try:
-                declare_absence(request.user, starts, ends, timezone.now())
-            except AbsenceRefused as refusal:
-                absence_form.add_error(None, str(refusal))
-            else:
-                turn_clock.absences_changed(request.user, timezone.now())
-                messages.success(request, "Your absence is recorded.")
+    zone = local_zone(prefs)
+    with timezone.override(zone):
+        form, absence_form = PlayPreferencesForm(instance=prefs), AbsenceForm()
+        status = 200
+        if request.method == "POST" and request.POST.get("form") == "preferences":
+            form = PlayPreferencesForm(request.POST, instance=prefs)
+            if form.is_valid():
+                notices.schedule_digest(form.save(), timezone.now())
+                messages.success(request, "Your preferences are saved.")
                 return redirect("play_preferences")
-        status = 400
-    absences = Absence.objects.filter(user=request.user, ends_at__gt=timezone.now())
-    return render(request, "accounts/play_preferences.html",
-                  {"form": form, "absence_form": absence_form, "absences": absences, "zone": local_zone(prefs)},
-                  status=status)
+            status = 400
+        elif request.method == "POST" and request.POST.get("form") == "absence":
+            absence_form = AbsenceForm(request.POST)
+            if absence_form.is_valid():
+                try:
+                    declare_absence(request.user, absence_form.cleaned_data["starts_at"],
+                                    absence_form.cleaned_data["ends_at"], timezone.now())
+                except AbsenceRefused as refusal:
+                    absence_form.add_error(None, str(refusal))
+                else:
+                    turn_clock.absences_changed(request.user, timezone.now())
+                    messages.success(request, "Your absence is recorded.")
+                    return redirect("play_preferences")
+            status = 400
+        absences = Absence.objects.filter(user=request.user, ends_at__gt=timezone.now())
+        return render(request, "accounts/play_preferences.html",
+                      {"form": form, "absence_form": absence_form, "absences": absences, "zone": zone},
+                      status=status)
+
+@login_required
+@require_POST
+def cancel_absence(request: HttpRequest, absence_id: int) -> HttpResponse:
+    """Cancel one of the user's own absences not over yet (a future one goes, an ongoing one ends
+    now) and move their running deadlines back; 404 for anyone else's or one already over."""
+    now = timezone.now()
+    absence = preferences.cancel_absence(request.user, absence_id, now)
+    if absence is None:
+        raise Http404("You have no such absence.")
+    turn_clock.absences_changed(request.user, now)
+    messages.success(request, "Your absence is cancelled." if absence.pk is None else "Your absence ends now.")
+    return redirect("play_preferences")

@@ -259,9 +259,9 @@ def abandon_paused(game_id: int) -> bool:
 
 
 def absences_changed(user, now: dt.datetime) -> int:
-    """Recompute the running deadlines of ``user``'s seats after they declared an absence (tables
-    that allow absences only); the queued expiry jobs find the later deadline and wait for it.
-    Returns the number of deadlines moved."""
+    """Recompute the running deadlines of ``user``'s seats after they declared or cancelled an
+    absence (tables that allow absences only): the queued expiry jobs find a later deadline and
+    wait for it; an earlier one gets its own expiry job. Returns the number of deadlines moved."""
     moved = 0
     with transaction.atomic():
         seats = (Seat.objects.select_for_update().select_related("game")
@@ -270,6 +270,8 @@ def absences_changed(user, now: dt.datetime) -> int:
         for seat in seats:
             deadline = deadline_of(seat.game, seat)
             if deadline != seat.deadline:
+                if deadline < seat.deadline:
+                    expire_turn.using(run_after=deadline).enqueue(seat.game_id, seat.game.turn_number)
                 seat.deadline = deadline
                 seat.save(update_fields=["deadline"])
                 moved += 1

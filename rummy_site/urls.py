@@ -3,10 +3,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as account_views
-from rummy_site import health
+from rummy_site import converters, health  # noqa: F401 (converters registers <id:...>)
 
 urlpatterns = [
     path("accounts/preferences/", account_views.play_preferences, name="play_preferences"),
+    path("accounts/absences/<id:absence_id>/cancel", account_views.cancel_absence, name="cancel_absence"),
     path("accounts/", include("allauth.urls")),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
