@@ -53,11 +53,26 @@ def _free_position(game: Game) -> int:
     return free[0]
 
 
+GAME_OVER = {
+    Game.Status.FINISHED: "This game is over.",
+    Game.Status.VOIDED: "This game is over: a moderator voided it.",
+    Game.Status.ABANDONED: "This game is over: nobody came back to the table.",
+    Game.Status.ABORTED: "This game is over: it was aborted.",
+}
+"""Why a game that was dealt will not be played on, by status (``Game.OVER``)."""
+
+
 def _require_open(game: Game) -> None:
-    if game.status == Game.Status.ABORTED:
+    """Refuse (409) a change of seats at a table that is not waiting for players: closed before
+    it started (``table_closed``), in play or paused (``already_started``), or over (``game_over``,
+    saying how it ended)."""
+    if game.status == Game.Status.OPEN:
+        return
+    if game.status == Game.Status.ABORTED and game.started_at is None:
         raise Refusal(409, "table_closed", "This table was closed before it started.")
-    if game.status != Game.Status.OPEN:
+    if game.status in Game.LIVE:
         raise Refusal(409, "already_started", "This game has already started.")
+    raise Refusal(409, "game_over", GAME_OVER[game.status])
 
 
 def join_table(user, game_id: int, invite_code: str = "") -> Seat:
@@ -128,7 +143,7 @@ def close_table(user, game_id: int) -> Game:
     """The creator closes their open table before it starts: status ``aborted``; the table leaves
     the lobby and every seated player's list.
 
-    Raises Refusal 403 (not the creator), 404 or 409 (the game has started).
+    Raises Refusal 403 (not the creator), 404 or 409 (the game has started, is over or was closed).
     """
     with transaction.atomic():
         game = _access_own_table(user, game_id)
@@ -142,7 +157,7 @@ def start_game(user, game_id: int) -> Game:
     """Deal the first hand of ``user``'s full table (computer players then move through the
     worker's ``computer_turn``).
 
-    Raises Refusal 403 (not the creator) or 409 (started, or seats still empty).
+    Raises Refusal 403 (not the creator) or 409 (started, over, closed, or seats still empty).
     """
     with transaction.atomic():
         game = _access_own_table(user, game_id)

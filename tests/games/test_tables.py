@@ -351,6 +351,43 @@ def test_seats_cannot_be_freed_once_started():
     assert snapshot(game) == before
 
 
+OVER = {
+    Game.Status.FINISHED: "This game is over.",
+    Game.Status.VOIDED: "This game is over: a moderator voided it.",
+    Game.Status.ABANDONED: "This game is over: nobody came back to the table.",
+    Game.Status.ABORTED: "This game is over: it was aborted.",
+}
+
+
+@pytest.mark.parametrize("name", ["game_close", "game_start", "game_add_computer", "game_join"])
+@pytest.mark.parametrize("status", list(OVER))
+def test_a_table_action_on_a_game_that_is_over_says_it_is_over(status, name):
+    game = make_started_game(players=2, humans=1, seed="over")
+    Game.objects.filter(pk=game.pk).update(status=status)
+    before = snapshot(game)
+    client = login(make_user("dan") if name == "game_join" else game.created_by)
+
+    response = client.post(url(name, game))
+
+    assert response.status_code == 409 and error_code(response) == "game_over"
+    assert OVER[status] in response.content.decode()
+    assert "already started" not in response.content.decode()
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("status", [Game.Status.ACTIVE, Game.Status.PAUSED])
+def test_closing_a_game_in_play_or_paused_says_it_has_started(status):
+    game = make_started_game(players=2, humans=1, seed="close-live")
+    Game.objects.filter(pk=game.pk).update(status=status)
+    before = snapshot(game)
+
+    response = login(game.created_by).post(url("game_close", game))
+
+    assert response.status_code == 409 and error_code(response) == "already_started"
+    assert "This game has already started." in response.content.decode()
+    assert snapshot(game) == before
+
+
 # ----- the deal ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("players", "hand_size"), [(2, 10), (3, 7), (4, 7)])
