@@ -78,15 +78,17 @@ def _require_open(game: Game) -> None:
 def join_table(user, game_id: int, invite_code: str = "") -> Seat:
     """Seat ``user`` at an open table. A private table needs its ``invite_code``.
 
-    Raises Refusal 403 (private table, wrong code), 409 (started, full, already seated).
+    Raises Refusal 403 (private table, wrong code: never said to a seated player), 409 (already
+    seated at a table waiting or in play, public or private alike; closed, over, full).
     """
     with transaction.atomic():
         game = lock_game(game_id)
-        if game.is_private and invite_code != game.invite_code:
+        seated = game.seats.filter(user=user).exists()
+        if not seated and game.is_private and invite_code != game.invite_code:
             raise Refusal(403, "invite_only", "This is a private table; join it with its invite link.")
-        _require_open(game)
-        if game.seats.filter(user=user).exists():
+        if seated and (game.status == Game.Status.OPEN or game.is_live):
             raise Refusal(409, "already_seated", "You already have a seat at this table.")
+        _require_open(game)
         seat = Seat.objects.create(game=game, position=_free_position(game), user=user)
         record_change(game)
     return seat

@@ -351,6 +351,22 @@ def test_seats_cannot_be_freed_once_started():
     assert snapshot(game) == before
 
 
+@pytest.mark.parametrize("is_private", [False, True], ids=["public", "private"])
+@pytest.mark.parametrize("started", [False, True], ids=["open", "started"])
+def test_joining_a_table_you_are_seated_at_says_so_public_or_private(is_private, started):
+    if started:
+        game = make_started_game(players=2, humans=1, seed="join-again", is_private=is_private)
+    else:
+        game = make_table(make_user("bob"), players=2, is_private=is_private)
+    before = snapshot(game)
+
+    response = login(game.created_by).post(url("game_join", game), headers={"HX-Request": "true"})
+
+    assert response.status_code == 409 and error_code(response) == "already_seated"
+    assert "You already have a seat at this table." in response.content.decode()
+    assert snapshot(game) == before
+
+
 OVER = {
     Game.Status.FINISHED: "This game is over.",
     Game.Status.VOIDED: "This game is over: a moderator voided it.",
