@@ -177,12 +177,14 @@ def contract_payload(post: QueryDict) -> dict:
     (0.3), e.g. ``6H``, or a chosen reading does (``contract_stands``). Returns
     ``{"type": "lay_contract", "groups": [...], "wilds": {...}}``.
 
-    Raises Refusal 400 when the group count or a group number is malformed, 422 (R10) when a group
-    is left empty.
+    Raises Refusal 400 when the group count or a group number is malformed or a card is given a
+    group twice (0.7), 422 (R10) when a group is left empty.
     """
     count = post.get("groups", "")
     if not (count.isascii() and count.isdigit() and 1 <= int(count) <= MAX_GROUPS):
         raise Refusal(400, "malformed", "The contract form is missing its groups.")
+    if any(len(post.getlist(field)) > 1 for field in post if field.startswith(GROUP_FIELD)):
+        raise Refusal(400, "malformed", "The same card was chosen twice.", "0.7")
     groups: list[list[str]] = [[] for _ in range(int(count))]
     wilds: dict[str, str] = {}
     for key, value in contract_choices(post).items():

@@ -414,6 +414,44 @@ def test_a_json_move_the_game_does_not_have_is_refused_before_its_fields(variant
     assert snapshot(game) == before
 
 
+TWICE = "The same card was chosen twice"
+DUPLICATES = {
+    "meld": ("standard", {"action": "lay_meld", "cards": ["AS", "2S", "AS"]}),
+    "lay-off": ("standard", {"lay_off_on": "1", "cards": ["AS", "AS"]}),
+    "meld by a chosen reading": ("wild", {"reading": "-/AS=2H", "cards": ["AS", "3H", "AS"]}),
+    "lay-off by a chosen reading": ("wild", {"reading": "1/AS=2H", "cards": ["AS", "AS"]}),
+    "contract card in two groups": ("frustration", {"action": "lay_contract", "groups": "3",
+                                                    "group:AS": ["1", "2"], "group:KS": "3"}),
+    "contract card twice in one group": ("frustration", {"action": "lay_contract", "groups": "3",
+                                                         "group:AS": ["1", "1"], "group:KS": ["2", "3"]}),
+}
+
+
+@pytest.mark.parametrize("case", list(DUPLICATES))
+def test_a_card_given_twice_in_a_move_is_refused_as_such(case):
+    """Rule 0.7: a move naming one card twice is refused, saying so, and changes nothing."""
+    variant, fields = DUPLICATES[case]
+    game = make_started_game(players=2, seed="twice", variant=variant)
+    before = snapshot(game)
+
+    response = send(login(seat_to_move(game).user), game, {"version": str(game.version), **fields}, True)
+
+    assert_refused(response, 400, "malformed", TWICE, True)
+    assert snapshot(game) == before
+
+
+def test_a_json_contract_naming_a_card_in_two_groups_is_refused_as_such():
+    game = make_started_game(players=2, seed="twice", variant="frustration")
+    before = snapshot(game)
+
+    with pytest.raises(Refusal) as refused:
+        services.submit_move(seat_to_move(game).user, game.pk, game.version,
+                             {"type": "lay_contract", "groups": [["AS", "KS"], ["AS"], ["QS"]]})
+
+    assert refused.value.code == "malformed" and refused.value.message.startswith(TWICE)
+    assert snapshot(game) == before
+
+
 STALE = "The game has moved on since your page was drawn; here is the board now."
 
 
