@@ -22,28 +22,30 @@ KEY_LENGTH_LIMIT = 12
 def play_targets(view: PlayerView) -> dict:
     """The plays the page may offer, as JSON for the table's script:
     ``{"melds": [[key, ...], ...], "layoffs": {"3": [[key, ...], ...]}, "discards": [key, ...],
-    "actions": {key: "pile" | "target"}, "contract": [[key, ...], ...] | None}``. Each card list is
+    "actions": {key: "pile" | "target"}, "contract": [[key, ...], ...] | None,
+    "contract_wilds": {key: code}}``. Each card list is
     one legal new meld or lay-off (any reading of its wilds, listed once); ``actions`` are Frayzy's
     action cards that may end the turn (F8): "pile" when played on the discard pile as they are
     (Skip, Discard 1), "target" when a seat must be chosen first (Draw 5); ``contract`` is one way
     to lay the Frustration contract down now (rule R10, the engine's hint), None when the hand
-    cannot make it."""
+    cannot make it, and ``contract_wilds`` what its wilds stand for (0.3), so that the suggestion,
+    sent as it is, never has to ask which reading is meant."""
     melds: dict[tuple[str, ...], None] = {}
     layoffs: dict[str, dict[tuple[str, ...], None]] = {}
-    contract = None
+    contract, contract_wilds = None, {}
     for action in view.legal_actions:
         if isinstance(action, LayMeld):
             melds[tuple(sorted(action.cards))] = None
         elif isinstance(action, LayOff):
             layoffs.setdefault(str(action.meld), {})[tuple(sorted(action.cards))] = None
         elif isinstance(action, LayContract):
-            contract = [list(group) for group in action.groups]
+            contract, contract_wilds = [list(group) for group in action.groups], dict(action.wilds)
     return {"melds": [list(cards) for cards in melds],
             "layoffs": {meld: [list(cards) for cards in plays] for meld, plays in layoffs.items()},
             "discards": [action.card for action in view.legal_actions if action.type == "discard"],
             "actions": {action.card: "pile" if action.target is None else "target"
                         for action in view.legal_actions if isinstance(action, PlayAction)},
-            "contract": contract}
+            "contract": contract, "contract_wilds": contract_wilds}
 
 
 def legal_readings(view: PlayerView, cards: Sequence[str], meld: int | None) -> list[LayMeld | LayOff]:

@@ -177,12 +177,14 @@ def contract_payload(post: QueryDict) -> dict:
     (0.3), e.g. ``6H``, or a chosen reading does (``contract_stands``). Returns
     ``{"type": "lay_contract", "groups": [...], "wilds": {...}}``.
 
-    Raises Refusal 400 when the group count or a group number is malformed, 422 (R10) when a group
-    is left empty.
+    Raises Refusal 400 when the group count or a group number is malformed or a card is given a
+    group twice (0.7), 422 (R10) when a group is left empty.
     """
     count = post.get("groups", "")
     if not (count.isascii() and count.isdigit() and 1 <= int(count) <= MAX_GROUPS):
         raise Refusal(400, "malformed", "The contract form is missing its groups.")
+    if any(len(post.getlist(field)) > 1 for field in post if field.startswith(GROUP_FIELD)):
+        raise Refusal(400, "malformed", "The same card was chosen twice.", "0.7")
     groups: list[list[str]] = [[] for _ in range(int(count))]
     wilds: dict[str, str] = {}
     for key, value in contract_choices(post).items():
@@ -228,6 +230,26 @@ def move_version(post: QueryDict) -> int:
         raise Refusal(400, "malformed", "The move's game version is not a number.") from None
 
 
+def move_kind(post: QueryDict) -> str | None:
+    """The engine action type the play form's fields name (see ``move_payload``), read from the
+    field that names the move alone, so that a move the game does not have can be refused before
+    its other fields are checked; None when no field names one."""
+    if post.get("play_card") is not None:
+        return "play_action"
+    if "choose_target" in post:
+        return "choose_target"
+    if post.get("swap") is not None:
+        return "swap_wild"
+    reading = post.get("reading")
+    if reading is not None:
+        target = reading.partition("/")[0]
+        return "lay_contract" if target == CONTRACT_READING else "lay_meld" if target == "-" else "lay_off"
+    if post.get("lay_off_on") is not None:
+        return "lay_off"
+    kind = post.get("action")
+    return kind if kind in MOVE_TYPES else None
+
+
 def move_payload(post: QueryDict) -> dict:
     """The action (engine JSON) the play form's fields name.
 
@@ -238,41 +260,37 @@ def move_payload(post: QueryDict) -> dict:
     ``swap`` (a wild swap, W11: ``"meld:natural:wild"``); for ``lay_contract`` the fields of
     ``contract_payload``; ``play_card`` (a Frayzy action card's key, F14) with ``target`` (the seat
     that draws 5, for a Draw 5); ``choose_target`` (the seat a Draw 5 start card makes draw, F4).
+    Which field wins is ``move_kind``'s to say.
 
     Raises Refusal 400 when the action is missing or malformed, or when the fields name more than
     one move (``MOVE_FIELDS``).
     """
     _one_move(post)
     cards = post.getlist("cards")
-    action_card = post.get("play_card")
-    if action_card is not None:
-        payload = {"type": "play_action", "card": action_card}
+    kind = move_kind(post)
+    if kind == "play_action":
+        action_card = post["play_card"]
+        payload = {"type": kind, "card": action_card}
         if action_card.partition("~")[0] == DRAW5:
             payload["target"] = _seat(post.get("target"))
         return payload
-    if "choose_target" in post:
-        return {"type": "choose_target", "target": _seat(post.get("choose_target"))}
-    swap = post.get("swap")
-    if swap is not None:
-        meld, _, rest = swap.partition(":")
+    if kind == "choose_target":
+        return {"type": kind, "target": _seat(post.get("choose_target"))}
+    if kind == "swap_wild":
+        meld, _, rest = post["swap"].partition(":")
         card, _, wild = rest.partition(":")
         if not card:
             raise Refusal(400, "malformed", "Choose a wild to swap.")
-        return {"type": "swap_wild", "meld": _meld_number(meld), "card": card,
-                **({"wild": wild} if wild else {})}
-    reading = post.get("reading")
-    if reading is not None and reading.partition("/")[0] == CONTRACT_READING:
-        return contract_payload(post)
-    if reading is not None:
-        return _chosen_reading(reading, cards)
-    meld = post.get("lay_off_on")
-    if meld is not None:
-        return {"type": "lay_off", "meld": _meld_number(meld), "cards": cards}
-    kind = post.get("action")
-    if kind not in MOVE_TYPES:
-        raise Refusal(400, "malformed", "Choose an action.")
+        return {"type": kind, "meld": _meld_number(meld), "card": card, **({"wild": wild} if wild else {})}
     if kind == "lay_contract":
         return contract_payload(post)
+    reading = post.get("reading")
+    if reading is not None:
+        return _chosen_reading(reading, cards)
+    if post.get("lay_off_on") is not None:
+        return {"type": "lay_off", "meld": _meld_number(post["lay_off_on"]), "cards": cards}
+    if kind is None:
+        raise Refusal(400, "malformed", "Choose an action.")
     if kind == "discard":
         if len(cards) != 1:
             raise Refusal(400, "malformed", "Select exactly one card to discard.")

@@ -27,6 +27,7 @@ from .forms import (
     chosen_meld,
     contract_choices,
     contract_stands,
+    move_kind,
     move_payload,
     move_version,
 )
@@ -145,12 +146,13 @@ def _refused_form(post) -> RefusedForm:
 def _move_form(request: HttpRequest, game_id: int) -> tuple[int, dict]:
     """The play form's version and action. A malformed action is refused only after the seat, the
     game's status and the version are checked (``services.check_move``), as for any other move: a
-    page drawn at an older version gets the fresh board (409) whatever its form carried."""
+    page drawn at an older version gets the fresh board (409), and a move the game does not have
+    its refusal, whatever its form carried."""
     version = move_version(request.POST)
     try:
         return version, move_payload(request.POST)
     except Refusal:
-        services.check_move(request.user, game_id, version)
+        services.check_move(request.user, game_id, version, move_kind(request.POST))
         raise
 
 

@@ -229,7 +229,8 @@ def action_from_json(data: object) -> Action:
         keys = tuple(tuple(_card_list({"cards": group})) for group in groups)
         everything = tuple(key for group in keys for key in group)
         if len(set(everything)) != len(everything):
-            raise IllegalAction("malformed", "A card can be in only one group.", "R10")
+            raise IllegalAction("malformed", "The same card was chosen twice: a card can be in only one group.",
+                                "R10")
         return LayContract(keys, _wild_list(data, everything))
     if kind == PlayAction.type:
         card, target = data.get("card"), data.get("target")

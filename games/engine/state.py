@@ -283,6 +283,7 @@ class GameState:
             raise IllegalAction("game_over", "The game is over.", self.variant.game_end_rule)
         if seat != self.deal.turn:
             raise IllegalAction("not_your_turn", "It is not your turn.", "0.1")
+        self.variant.refuse_foreign_move(getattr(action, "type", None))
         state = self.copy()
         events: list[dict] = []
         self.variant.play(state, seat, action, events)

@@ -67,13 +67,24 @@ def _mover_seat(user, game: Game, seats: list[Seat], version: int) -> Seat:
     return seat
 
 
-def check_move(user, game_id: int, version: int) -> None:
-    """Raise the Refusal ``submit_move`` would give ``user`` before it reads the action (read
-    without a lock): 404 no such game, 403 not seated, 409 not in play or stale version; return
-    when there is none. A malformed move form is checked with it first, so that a page drawn at an
-    older version gets the fresh board (409) whatever its form carried."""
+def _refuse_foreign_move(game: Game, kind: object) -> None:
+    """Refuse (400, or 422 ``no_swaps``) a move of a kind ``game``'s variant does not have, before
+    its fields are read (``Variant.refuse_foreign_move``)."""
+    try:
+        game.rules.refuse_foreign_move(kind)
+    except IllegalAction as error:
+        raise Refusal.from_illegal(error) from None
+
+
+def check_move(user, game_id: int, version: int, kind: str | None = None) -> None:
+    """Raise the Refusal ``submit_move`` would give ``user`` before it reads the fields of an
+    action of type ``kind`` (read without a lock): 404 no such game, 403 not seated, 409 not in
+    play or stale version, then a move the game does not have; return when there is none. A
+    malformed move form is checked with it first, so that a page drawn at an older version gets the
+    fresh board (409), and a move foreign to the game its refusal, whatever its form carried."""
     game, seats = seats_with_game(game_id, lock=False)
     _mover_seat(user, game, seats, version)
+    _refuse_foreign_move(game, kind)
 
 
 def submit_move(user, game_id: int, version: int, action_json: dict) -> Board:
@@ -102,6 +113,7 @@ def _submit(user, game_id: int, version: int, action_json: dict, *, resolve_wild
     with transaction.atomic():
         game, seats = seats_with_game(game_id, lock=True)
         seat = _mover_seat(user, game, seats, version)
+        _refuse_foreign_move(game, action_json.get("type") if isinstance(action_json, dict) else None)
         try:
             action = action_from_json(action_json)
         except IllegalAction as error:

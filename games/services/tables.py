@@ -53,25 +53,42 @@ def _free_position(game: Game) -> int:
     return free[0]
 
 
+GAME_OVER = {
+    Game.Status.FINISHED: "This game is over.",
+    Game.Status.VOIDED: "This game is over: a moderator voided it.",
+    Game.Status.ABANDONED: "This game is over: nobody came back to the table.",
+    Game.Status.ABORTED: "This game is over: it was aborted.",
+}
+"""Why a game that was dealt will not be played on, by status (``Game.OVER``)."""
+
+
 def _require_open(game: Game) -> None:
-    if game.status == Game.Status.ABORTED:
+    """Refuse (409) a change of seats at a table that is not waiting for players: closed before
+    it started (``table_closed``), in play or paused (``already_started``), or over (``game_over``,
+    saying how it ended)."""
+    if game.status == Game.Status.OPEN:
+        return
+    if game.status == Game.Status.ABORTED and game.started_at is None:
         raise Refusal(409, "table_closed", "This table was closed before it started.")
-    if game.status != Game.Status.OPEN:
+    if game.status in Game.LIVE:
         raise Refusal(409, "already_started", "This game has already started.")
+    raise Refusal(409, "game_over", GAME_OVER[game.status])
 
 
 def join_table(user, game_id: int, invite_code: str = "") -> Seat:
     """Seat ``user`` at an open table. A private table needs its ``invite_code``.
 
-    Raises Refusal 403 (private table, wrong code), 409 (started, full, already seated).
+    Raises Refusal 403 (private table, wrong code: never said to a seated player), 409 (already
+    seated at a table waiting or in play, public or private alike; closed, over, full).
     """
     with transaction.atomic():
         game = lock_game(game_id)
-        if game.is_private and invite_code != game.invite_code:
+        seated = game.seats.filter(user=user).exists()
+        if not seated and game.is_private and invite_code != game.invite_code:
             raise Refusal(403, "invite_only", "This is a private table; join it with its invite link.")
-        _require_open(game)
-        if game.seats.filter(user=user).exists():
+        if seated and (game.status == Game.Status.OPEN or game.is_live):
             raise Refusal(409, "already_seated", "You already have a seat at this table.")
+        _require_open(game)
         seat = Seat.objects.create(game=game, position=_free_position(game), user=user)
         record_change(game)
     return seat
@@ -128,7 +145,7 @@ def close_table(user, game_id: int) -> Game:
     """The creator closes their open table before it starts: status ``aborted``; the table leaves
     the lobby and every seated player's list.
 
-    Raises Refusal 403 (not the creator), 404 or 409 (the game has started).
+    Raises Refusal 403 (not the creator), 404 or 409 (the game has started, is over or was closed).
     """
     with transaction.atomic():
         game = _access_own_table(user, game_id)
@@ -142,7 +159,7 @@ def start_game(user, game_id: int) -> Game:
     """Deal the first hand of ``user``'s full table (computer players then move through the
     worker's ``computer_turn``).
 
-    Raises Refusal 403 (not the creator) or 409 (started, or seats still empty).
+    Raises Refusal 403 (not the creator) or 409 (started, over, closed, or seats still empty).
     """
     with transaction.atomic():
         game = _access_own_table(user, game_id)

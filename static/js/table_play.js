@@ -130,7 +130,13 @@
       });
     });
   }
+  // What the contract's wilds stand for (the stands:<key> fields, rule 0.3): the suggestion's
+  // reading, cleared whenever the groups change by hand (the server then asks, if it matters).
+  function setStands(wilds) {
+    all("#board input[name^='stands:']").forEach(function (input) { input.value = wilds[input.name.slice(7)] || ""; });
+  }
   function putInGroup(group) {
+    setStands({});
     selection().forEach(function (key) {
       groupSelect(key).value = group;
       byId("hand-" + key).querySelector("input").checked = false;
@@ -138,7 +144,8 @@
     renderTrays();
     update();
   }
-  function setGroups(groups) {
+  function setGroups(groups, wilds) {
+    setStands(wilds || {});
     all("#board select[name^='group:']").forEach(function (select) { select.value = ""; });
     groups.forEach(function (keys, index) {
       keys.forEach(function (key) { groupSelect(key).value = String(index + 1); });
@@ -191,6 +198,7 @@
     if (!event.target.closest || !board() || !board().contains(event.target)) { return; }
     var trayCard = event.target.closest(".tray-card");
     if (trayCard) {
+      setStands({});
       groupSelect(trayCard.dataset.key).value = "";
       renderTrays();
       update();
@@ -200,7 +208,10 @@
     }
     var put = event.target.closest("[data-tray-put]");
     if (put) { putInGroup(put.dataset.trayPut); return; }
-    if (event.target.closest("[data-contract-suggest]")) { setGroups(plays().contract || []); return; }
+    if (event.target.closest("[data-contract-suggest]")) {
+      setGroups(plays().contract || [], plays().contract_wilds);
+      return;
+    }
     if (event.target.closest("[data-contract-clear]")) { setGroups([]); return; }
     if (event.target.closest("button, a, input, select, label")) { return; }
     var zone = event.target.closest("[data-drop]");

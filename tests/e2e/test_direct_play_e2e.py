@@ -256,6 +256,26 @@ def test_a_frustration_contract_is_laid_through_the_trays(table_page, size):
     assert current_deal(game).variant_state["laid_down"] == [True, False]
 
 
+def test_a_suggested_contract_whose_wilds_have_several_readings_is_laid_at_once(table_page):
+    """0.3, R10: "Suggest a way" carries what its wilds stand for, so "Lay down contract" straight
+    after it is accepted (the run 10♥ J♥ with two jokers has three readings)."""
+    ana = table_page("desk")
+    game = start_against_a_computer(ana, "frustration")
+    put_position(game, frustration(["5S 5H 5D 10H JH JK JK~1 KS", "KH QH JS 3D 3C 4S 8H 10C 10D 6S 6H AC AD"],
+                                   turn=0, phase="play").deal)
+    game.seats.update(total=2)
+    ana.reload()
+
+    ana.get_by_role("button", name="Suggest a way").click()
+    before = shown_version(ana)
+    ana.get_by_role("button", name="Lay down contract").click()
+    wait_for_newer_board(ana, before)
+
+    expect(ana.locator(".move-error, .move-prompt")).to_have_count(0)
+    expect(ana.locator(".move-log")).to_contain_text("ana laid down contract 2")
+    assert current_deal(game).variant_state["laid_down"] == [True, False]
+
+
 def test_without_javascript_the_play_form_and_the_contract_selects_still_work(table_page):
     ana = table_page("desk", script=False)
     game = standard_table(ana)

@@ -209,6 +209,30 @@ def test_a_contract_run_with_two_jokers_offers_each_run_once_and_its_button_lays
 
 
 @pytest.mark.django_db
+def test_the_contract_suggestion_carries_its_reading_so_laying_it_down_is_not_refused():
+    """0.3, R10: "Suggest a way" fills the groups and what each wild stands for, so pressing "Lay
+    down contract" straight after it lays the contract even where its wilds have several readings."""
+    hands = ["5S 5H 5D 10H JH JK JK~1 KS", "KC QC"]
+    targets = play_targets(view_of(frustration(hands, totals=[2, 1])))
+    suggestion = {"type": "lay_contract", "groups": targets["contract"]}
+    assert sorted(targets["contract_wilds"]) == ["JK", "JK~1"]
+    game = make_started_game(players=2, seed="direct-play", variant="frustration")
+    put_position(game, frustration(hands).deal)
+    Seat.objects.filter(game=game).update(total=2)
+    client = login(seat_to_move(game).user)
+    asked = post_move(client, game, suggestion, game.version, htmx=True)
+    assert asked.status_code == 422 and 'data-error-code="choose_wild"' in asked.content.decode()
+
+    response = post_move(client, game, {**suggestion, "wilds": targets["contract_wilds"]}, game.version, htmx=True)
+
+    assert response.status_code == 200, response.content.decode()[:2000]
+    assert current_deal(game).variant_state["laid_down"][0] is True
+    run = Meld.objects.get(deal=current_deal(game), kind="run")
+    assert sorted(run.cards.exclude(stands_for="").values_list("stands_for", flat=True)) == sorted(
+        targets["contract_wilds"].values())
+
+
+@pytest.mark.django_db
 def test_two_different_wilds_that_only_swap_places_are_one_button():
     game = wild_table(["3H 5H 7C 7H 9S", "KC QC"], number=7)
     client = login(seat_to_move(game).user)

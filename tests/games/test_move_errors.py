@@ -16,6 +16,7 @@ from games.engine.cards import parse_card
 from games.engine.errors import IllegalAction
 from games.engine.melds import read_meld
 from games.engine.variants.standard import StandardRummy
+from games.errors import Refusal
 from games.models import Card, Game, Move
 from tests.engine.builders import frayzy
 from tests.factories import (
@@ -299,7 +300,6 @@ MALFORMED = {
     # int() refuses strings of more than 4,300 digits with ValueError.
     "lay_off_on 5000 digits": ({"version": V, "lay_off_on": "9" * 5000, "cards": ["AS"]},
                                "Choose a meld on the table."),
-    "swap on a 5000-digit meld": ({"version": V, "swap": "9" * 5000 + ":AS"}, "Choose a meld on the table."),
     "reading naming no meld": ({"version": V, "reading": "garbage", "cards": ["AS"]},
                                "That reading is not one on offer: choose one of the readings shown."),
     "reading on a 5000-digit meld": ({"version": V, "reading": "9" * 5000 + "/AS=2H", "cards": ["AS"]},
@@ -309,9 +309,6 @@ MALFORMED = {
     "lay_meld with no cards": ({"version": V, "action": "lay_meld"}, "Choose one or more cards."),
     "lay_meld with a card twice": ({"version": V, "action": "lay_meld", "cards": ["AS", "AS", "2S"]},
                                    "The same card was chosen twice."),
-    "Draw 5 at a word": ({"version": V, "play_card": "DRAW5", "target": "ben"}, "Choose a player."),
-    "Draw 5 at a 3-digit seat": ({"version": V, "play_card": "DRAW5", "target": "100"}, "Choose a player."),
-    "start Draw 5 at nobody": ({"version": V, "choose_target": ""}, "Choose the player who draws 5."),
 }
 
 
@@ -327,6 +324,131 @@ def test_malformed_payload_is_400(case, htmx):
     response = send(login(mover.user), game, fields, htmx)
 
     assert_refused(response, 400, "malformed", message, htmx)
+    assert snapshot(game) == before
+
+
+MALFORMED_ELSEWHERE = {
+    "swap on a 5000-digit meld": ("wild", {"swap": "9" * 5000 + ":AS"}, "Choose a meld on the table."),
+    "Draw 5 at a word": ("frayzy", {"play_card": "DRAW5", "target": "ben"}, "Choose a player."),
+    "Draw 5 at a 3-digit seat": ("frayzy", {"play_card": "DRAW5", "target": "100"}, "Choose a player."),
+    "start Draw 5 at nobody": ("frayzy", {"choose_target": ""}, "Choose the player who draws 5."),
+}
+"""Malformed moves of a game that has them (another game refuses them as moves it does not have)."""
+
+
+@pytest.mark.parametrize("case", list(MALFORMED_ELSEWHERE))
+def test_malformed_payload_of_the_game_s_own_move_is_400(case):
+    variant, fields, message = MALFORMED_ELSEWHERE[case]
+    game = make_started_game(players=2, seed="malformed", variant=variant)
+    before = snapshot(game)
+
+    response = send(login(seat_to_move(game).user), game, {"version": str(game.version), **fields}, True)
+
+    assert_refused(response, 400, "malformed", message, True)
+    assert snapshot(game) == before
+
+
+FOREIGN_FORMS = {
+    "lay_contract with empty groups": {"action": "lay_contract", "groups": "3"},
+    "lay_contract with a garbled group count": {"action": "lay_contract", "groups": "many"},
+    "lay_contract by a chosen reading": {"reading": "contract/JK=8H"},
+    "Draw 5 at a word": {"play_card": "DRAW5", "target": "ben"},
+    "Skip": {"play_card": "SKIP"},
+    "start Draw 5 at nobody": {"choose_target": ""},
+    "start Draw 5 at seat 1": {"choose_target": "1"},
+    "swap on a garbled meld": {"swap": "first:AS"},
+    "swap with no card": {"swap": "1:"},
+}
+FOREIGN_KINDS = {
+    "standard": ("lay_contract", "play_action", "choose_target", "swap_wild"),
+    "wild": ("lay_contract", "play_action", "choose_target"),
+    "frustration": ("play_action", "choose_target", "swap_wild"),
+    "frayzy": ("lay_contract",),
+}
+KIND_OF_FORM = {"action": "lay_contract", "reading": "lay_contract", "play_card": "play_action",
+                "choose_target": "choose_target", "swap": "swap_wild"}
+NO_SWAPS = {"standard": ("S10", "Standard Rummy has no wild swaps"),
+            "frustration": ("R12", "Frustration Rummy has no wild swaps")}
+
+
+@pytest.mark.parametrize(("variant", "case"), [
+    (variant, case) for variant, kinds in FOREIGN_KINDS.items() for case, fields in FOREIGN_FORMS.items()
+    if KIND_OF_FORM[next(iter(fields))] in kinds])
+def test_a_move_the_game_does_not_have_is_refused_before_its_fields(variant, case):
+    """A move kind foreign to the variant (R4: contracts, F8: action cards, S10/R12: no swaps) gets the
+    game's "no such move" refusal, whatever its other fields hold, and changes nothing."""
+    game = make_started_game(players=2, seed="foreign", variant=variant)
+    fields = FOREIGN_FORMS[case]
+    before = snapshot(game)
+
+    response = send(login(seat_to_move(game).user), game, {"version": str(game.version), **fields}, True)
+
+    if KIND_OF_FORM[next(iter(fields))] == "swap_wild":
+        rule, message = NO_SWAPS[variant]
+        assert_refused(response, 422, "no_swaps", message, True)
+        assert f"(rule {rule})" in response.content.decode()
+    else:
+        title = game.rules.title
+        assert_refused(response, 400, "malformed", f"{title} has no such move.", True)
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize(("variant", "action"), [
+    ("wild", {"type": "lay_contract", "groups": [[]]}),
+    ("standard", {"type": "lay_contract", "groups": "all"}),
+    ("standard", {"type": "swap_wild"}),
+    ("frayzy", {"type": "lay_contract"}),
+    ("frustration", {"type": "play_action", "card": 7}),
+    ("wild", {"type": "choose_target"}),
+])
+def test_a_json_move_the_game_does_not_have_is_refused_before_its_fields(variant, action):
+    game = make_started_game(players=2, seed="foreign", variant=variant)
+    before = snapshot(game)
+
+    with pytest.raises(Refusal) as refused:
+        services.submit_move(seat_to_move(game).user, game.pk, game.version, action)
+
+    expected = "no_swaps" if action["type"] == "swap_wild" else "malformed"
+    assert refused.value.code == expected
+    assert expected == "no_swaps" or refused.value.message == f"{game.rules.title} has no such move."
+    assert snapshot(game) == before
+
+
+TWICE = "The same card was chosen twice"
+DUPLICATES = {
+    "meld": ("standard", {"action": "lay_meld", "cards": ["AS", "2S", "AS"]}),
+    "lay-off": ("standard", {"lay_off_on": "1", "cards": ["AS", "AS"]}),
+    "meld by a chosen reading": ("wild", {"reading": "-/AS=2H", "cards": ["AS", "3H", "AS"]}),
+    "lay-off by a chosen reading": ("wild", {"reading": "1/AS=2H", "cards": ["AS", "AS"]}),
+    "contract card in two groups": ("frustration", {"action": "lay_contract", "groups": "3",
+                                                    "group:AS": ["1", "2"], "group:KS": "3"}),
+    "contract card twice in one group": ("frustration", {"action": "lay_contract", "groups": "3",
+                                                         "group:AS": ["1", "1"], "group:KS": ["2", "3"]}),
+}
+
+
+@pytest.mark.parametrize("case", list(DUPLICATES))
+def test_a_card_given_twice_in_a_move_is_refused_as_such(case):
+    """Rule 0.7: a move naming one card twice is refused, saying so, and changes nothing."""
+    variant, fields = DUPLICATES[case]
+    game = make_started_game(players=2, seed="twice", variant=variant)
+    before = snapshot(game)
+
+    response = send(login(seat_to_move(game).user), game, {"version": str(game.version), **fields}, True)
+
+    assert_refused(response, 400, "malformed", TWICE, True)
+    assert snapshot(game) == before
+
+
+def test_a_json_contract_naming_a_card_in_two_groups_is_refused_as_such():
+    game = make_started_game(players=2, seed="twice", variant="frustration")
+    before = snapshot(game)
+
+    with pytest.raises(Refusal) as refused:
+        services.submit_move(seat_to_move(game).user, game.pk, game.version,
+                             {"type": "lay_contract", "groups": [["AS", "KS"], ["AS"], ["QS"]]})
+
+    assert refused.value.code == "malformed" and refused.value.message.startswith(TWICE)
     assert snapshot(game) == before
 
 

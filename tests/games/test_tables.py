@@ -351,6 +351,59 @@ def test_seats_cannot_be_freed_once_started():
     assert snapshot(game) == before
 
 
+@pytest.mark.parametrize("is_private", [False, True], ids=["public", "private"])
+@pytest.mark.parametrize("started", [False, True], ids=["open", "started"])
+def test_joining_a_table_you_are_seated_at_says_so_public_or_private(is_private, started):
+    if started:
+        game = make_started_game(players=2, humans=1, seed="join-again", is_private=is_private)
+    else:
+        game = make_table(make_user("bob"), players=2, is_private=is_private)
+    before = snapshot(game)
+
+    response = login(game.created_by).post(url("game_join", game), headers={"HX-Request": "true"})
+
+    assert response.status_code == 409 and error_code(response) == "already_seated"
+    assert "You already have a seat at this table." in response.content.decode()
+    assert snapshot(game) == before
+
+
+OVER = {
+    Game.Status.FINISHED: "This game is over.",
+    Game.Status.VOIDED: "This game is over: a moderator voided it.",
+    Game.Status.ABANDONED: "This game is over: nobody came back to the table.",
+    Game.Status.ABORTED: "This game is over: it was aborted.",
+}
+
+
+@pytest.mark.parametrize("name", ["game_close", "game_start", "game_add_computer", "game_join"])
+@pytest.mark.parametrize("status", list(OVER))
+def test_a_table_action_on_a_game_that_is_over_says_it_is_over(status, name):
+    game = make_started_game(players=2, humans=1, seed="over")
+    Game.objects.filter(pk=game.pk).update(status=status)
+    before = snapshot(game)
+    client = login(make_user("dan") if name == "game_join" else game.created_by)
+
+    response = client.post(url(name, game))
+
+    assert response.status_code == 409 and error_code(response) == "game_over"
+    assert OVER[status] in response.content.decode()
+    assert "already started" not in response.content.decode()
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("status", [Game.Status.ACTIVE, Game.Status.PAUSED])
+def test_closing_a_game_in_play_or_paused_says_it_has_started(status):
+    game = make_started_game(players=2, humans=1, seed="close-live")
+    Game.objects.filter(pk=game.pk).update(status=status)
+    before = snapshot(game)
+
+    response = login(game.created_by).post(url("game_close", game))
+
+    assert response.status_code == 409 and error_code(response) == "already_started"
+    assert "This game has already started." in response.content.decode()
+    assert snapshot(game) == before
+
+
 # ----- the deal ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("players", "hand_size"), [(2, 10), (3, 7), (4, 7)])

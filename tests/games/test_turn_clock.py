@@ -179,6 +179,37 @@ def test_a_paused_game_resumes_when_a_player_takes_their_seat_back(clock):
     assert game.status == Game.Status.ACTIVE
 
 
+def test_a_paused_game_says_it_is_paused_and_what_resumes_it_not_that_the_computer_plays(clock):
+    game = make_started_game(players=2, seed="clock-pause-page", time_per_move=HOUR)
+    pause(clock, game)
+    client = login(seats_of(game)[0].user)
+
+    board = client.get(game.get_absolute_url()).content.decode()
+    mine = client.get(reverse("my_games"), headers={"HX-Request": "true"}).content.decode()
+
+    assert "The game is paused: every player's seat is on autopilot, so nobody moves." in board
+    assert "Take your seat back to resume it." in board and "Take my seat back" in board
+    assert 'data-testid="paused-banner"' in board
+    assert "the computer is playing your seat" not in board and "Waiting for" not in board
+    assert "The computer plays this seat" not in board
+    assert "Paused until a player takes their seat back" in mine and "your seat is on autopilot" not in mine
+
+
+def test_a_seat_on_autopilot_in_a_game_in_play_says_the_computer_plays_it(clock):
+    game = make_started_game(players=2, seed="clock-autopilot-page", time_per_move=HOUR)
+    late = seat_to_move(game)
+    expire_current_turn(clock, game)
+    play_turn(game)
+    expire_current_turn(clock, game)
+    late.refresh_from_db()
+    assert late.autopilot and game.status == Game.Status.ACTIVE
+
+    board = login(late.user).get(game.get_absolute_url()).content.decode()
+
+    assert "Your time ran out twice in a row, so the computer is playing your seat." in board
+    assert "paused" not in board.lower()
+
+
 def test_an_absence_stops_the_clock_at_tables_that_allow_it(clock):
     game = make_started_game(players=2, seed="clock-away", time_per_move=DAY)
     away = seat_to_move(game)

@@ -15,7 +15,19 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType, SimpleNamespace
 from typing import TYPE_CHECKING
 
-from ..actions import Action, Discard, DrawStock, LayMeld, LayOff, SwapWild, TakeDiscard, distinct_card_keys
+from ..actions import (
+    Action,
+    ChooseTarget,
+    Discard,
+    DrawStock,
+    LayContract,
+    LayMeld,
+    LayOff,
+    PlayAction,
+    SwapWild,
+    TakeDiscard,
+    distinct_card_keys,
+)
 from ..cards import Card, shuffled
 from ..errors import IllegalAction
 from ..melds import MeldRules, extend_meld, read_meld, show, swap_wild
@@ -258,6 +270,20 @@ class Variant:
         else:
             raise IllegalAction("malformed", f"{self.title} has no such move.")
 
+    def refuse_foreign_move(self, kind: object) -> None:
+        """Refuse a move of a kind this game does not have, before anything else about it is read:
+        a wild swap where wilds stay put (``no_swaps``: S10, R12), a contract in a game without
+        contracts (R4) or an action card in one without action cards (F8, F14): ``malformed``,
+        "<title> has no such move.". Any other ``kind`` passes (an unknown one is refused as such
+        when the action is read)."""
+        if kind == SwapWild.type and not self.allows_swaps:
+            raise IllegalAction("no_swaps", f"{self.title} has no wild swaps: a wild on the table stays "
+                                "where it is.", self.swap_rule)
+        foreign = {LayContract.type: not self.has_contracts, PlayAction.type: not self.has_action_cards,
+                   ChooseTarget.type: not self.has_action_cards}
+        if isinstance(kind, str) and foreign.get(kind):
+            raise IllegalAction("malformed", f"{self.title} has no such move.")
+
     # ----- shared steps --------------------------------------------------------------------
 
     @staticmethod
@@ -325,15 +351,13 @@ class Variant:
         variant's after-play checks; return the cards that left the hand.
 
         Raises IllegalAction: ``wrong_phase``, ``not_in_hand``, ``no_such_meld``, ``bad_meld``,
-        ``bad_lay_off``, ``bad_wild``, ``choose_wild``, ``bad_swap``, ``no_swaps``.
+        ``bad_lay_off``, ``bad_wild``, ``choose_wild``, ``bad_swap`` (``no_swaps`` is
+        ``refuse_foreign_move``'s).
         """
         deal = state.deal
         rules = self.meld_rules_for(deal)
         if isinstance(action, SwapWild):
             self.require_phase(state, Phase.PLAY, "Draw a card before you swap a wild.")
-            if not self.allows_swaps:
-                raise IllegalAction("no_swaps", f"{self.title} has no wild swaps: a wild on the table stays "
-                                    "where it is.", self.swap_rule)
             meld = deal.meld(action.meld)
             (natural,) = self.cards_in_hand(state, seat, (action.card,))
             wild = next((c for c in meld.shape.cards if c.key == action.wild), None) if action.wild else None
