@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Seat
 from tests.e2e.pages import DESKTOP, HIDDEN_CARD_TEXT, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
-from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene, people
+from tests.e2e.scenes import TABLE_SCENES, finished_game, game_with_results, make_table_scene, people
 from tests.engine.builders import build
 from tests.factories import make_user, put_position
 
@@ -173,6 +173,28 @@ def test_four_players_tables_fit_the_desktop_side_column(ana, variant):
     fit = sheet.evaluate(SCORE_SHEET_FIT)
     assert (fit["sideways"], fit["cut"]) == (0, []), fit
     assert variant == "frustration" or fit["narrowest_result"] >= 80, fit
+
+
+TWO_COLUMNS = """() => {
+  // The boxes of the table (the play form) and of the side column (log and score sheet).
+  const box = selector => document.querySelector(selector).getBoundingClientRect();
+  return {table: box("#board .play-form").toJSON(), side: box("#board .board-side").toJSON()};
+}"""
+
+
+def test_a_finished_game_keeps_the_two_columns_of_a_game_in_play(ana):
+    """At 1280 px the game-over page puts the table on the left and the latest moves and the score
+    sheet beside it on the right, under the final standings and the last deal's link (which took
+    the left column's first row, pushing the table to the right and the log below it)."""
+    game = finished_game()
+    ana.set_viewport_size(DESKTOP)
+    ana.goto(game.get_absolute_url())
+    expect(ana.get_by_test_id("final-deal-summary-link")).to_be_visible()
+    screenshot(ana, "game-over", DESKTOP)
+    boxes = ana.evaluate(TWO_COLUMNS)
+    table, side = boxes["table"], boxes["side"]
+    assert table["left"] < DESKTOP["width"] / 4 and table["right"] <= side["left"], boxes
+    assert abs(table["top"] - side["top"]) < 2, boxes
 
 
 def test_the_clock_counts_down_warns_and_hands_over_to_the_computer(ana):
