@@ -197,6 +197,42 @@ def test_a_finished_game_keeps_the_two_columns_of_a_game_in_play(ana):
     assert abs(table["top"] - side["top"]) < 2, boxes
 
 
+MELD_OWNERS = """() => [...document.querySelectorAll("#board .meld[data-meld] .meld-owner")].flatMap(label => {
+  // Owner labels cut short although their row has room for them, or whose text a wild's mark of
+  // their meld ("WILD", which sticks out above its card) lies over.
+  const row = label.closest(".melds-list").getBoundingClientRect(), box = label.getBoundingClientRect();
+  const found = [];
+  if (label.scrollWidth > label.clientWidth + 1 && box.width < row.width - 1) found.push("cut");
+  const range = document.createRange();
+  range.selectNodeContents(label);
+  const text = range.getBoundingClientRect();
+  for (const mark of label.closest(".meld").querySelectorAll(".card-wild-mark")) {
+    const m = mark.getBoundingClientRect();
+    if (m.left < text.right - 1 && text.left < m.right - 1 && m.top < text.bottom - 1 && text.top < m.bottom - 1) {
+      found.push("covered");
+    }
+  }
+  return found.map(what => `${label.textContent} ${what}`);
+})"""
+
+
+def test_meld_owners_are_readable_above_their_melds(ana):
+    """Computer players own wild melds: "Computer 3 (normal)" is read whole above each meld (it was
+    cut to "Computer 3 (nor…" at 8rem), and no WILD mark covers it, at 1280, 390 and 320 px."""
+    game = make_table_scene("wild-play")
+    for position, level in COMPUTERS[:2]:
+        Seat.objects.filter(game=game, position=position).update(user=None, bot_level=level)
+    ana.goto(game.get_absolute_url())
+    expect(ana.locator(".meld-owner").filter(has_text="Computer 3")).not_to_have_count(0)
+    found = {}
+    for size in (DESKTOP, PHONE, NARROWEST):
+        ana.set_viewport_size(size)
+        screenshot(ana, "meld-owners", size)
+        if problems := ana.evaluate(MELD_OWNERS):
+            found[size["width"]] = problems
+    assert found == {}, found
+
+
 def test_the_clock_counts_down_warns_and_hands_over_to_the_computer(ana):
     game = make_table_scene("standard-draw", time_per_move=120)
     ana.goto(game.get_absolute_url())
