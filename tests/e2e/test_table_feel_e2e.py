@@ -299,6 +299,23 @@ def test_the_end_of_a_deal_shows_its_summary_until_dismissed(ana):
     expect(ana.get_by_test_id("deal-summary-slot")).to_be_hidden()
 
 
+def test_a_deal_summary_keeps_a_long_hand_on_one_line_on_the_desktop(ana):
+    """ben is left holding 9 cards: at 1280 px the summary over the table is as wide as its table
+    needs, so his cards take one line (the 36rem panel wrapped them after 7)."""
+    game = make_table_scene("standard-play")
+    put_position(game, build(["5S 5H 5C 9D", "KH QS 2C 3D 4H 6S 7C 8D 9S"], phase="play").deal)
+    for action in ({"type": "lay_meld", "cards": ["5S", "5H", "5C"]}, {"type": "discard", "card": "9D"}):
+        game.refresh_from_db()
+        services.submit_move(game.seats.get(position=0).user, game.pk, game.version, action)
+    ana.set_viewport_size(DESKTOP)
+    ana.goto(game.get_absolute_url())
+    cards = ana.get_by_test_id("deal-summary").get_by_test_id("summary-line").nth(1).locator("[data-card]")
+    expect(cards).to_have_count(9)
+    screenshot(ana, "deal-summary-long-hand", DESKTOP)
+    tops = {round(box["y"]) for box in (cards.nth(i).bounding_box() for i in range(9))}
+    assert len(tops) == 1, tops
+
+
 def test_a_page_whose_websocket_is_down_still_catches_up(ana):
     """With the game's websocket refused on the way (here: closed by a route), the page compares
     versions every few seconds and shows the move it was not told about (this process sends no
