@@ -18,7 +18,7 @@ from games.models import Seat
 from tests.e2e.pages import DESKTOP, HIDDEN_CARD_TEXT, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, finished_game, game_with_results, make_table_scene, people
 from tests.engine.builders import build
-from tests.factories import make_user, put_position
+from tests.factories import make_table, make_user, put_position
 
 pytestmark = [pytest.mark.e2e]
 
@@ -314,6 +314,29 @@ def test_a_deal_summary_keeps_a_long_hand_on_one_line_on_the_desktop(ana):
     screenshot(ana, "deal-summary-long-hand", DESKTOP)
     tops = {round(box["y"]) for box in (cards.nth(i).bounding_box() for i in range(9))}
     assert len(tops) == 1, tops
+
+
+def test_the_invite_link_is_a_link_that_copies_itself(ana):
+    """A private table's invite link is a link; "Copy link" puts it on the clipboard and says
+    "Copied"; without a clipboard it selects the link's text instead."""
+    game = make_table(people(1)[0], is_private=True)
+    ana.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    ana.goto(game.get_absolute_url())
+    link = ana.get_by_test_id("invite-link")
+    address = f"{ana.url.split('/games/')[0]}{reverse('join_by_code', args=[game.invite_code])}"
+    expect(link).to_have_text(address)
+    assert link.evaluate("a => a.href") == address
+    for size in (DESKTOP, PHONE):
+        ana.set_viewport_size(size)
+        screenshot(ana, "invite-link", size)
+    ana.get_by_test_id("copy-invite-link").click()
+    expect(ana.get_by_test_id("copy-status")).to_have_text("Copied")
+    assert ana.evaluate("() => navigator.clipboard.readText()") == address
+    ana.add_init_script("Object.defineProperty(Navigator.prototype, 'clipboard', {get: () => undefined})")
+    ana.reload()
+    ana.get_by_test_id("copy-invite-link").click()
+    expect(ana.get_by_test_id("copy-status")).to_contain_text("Selected")
+    assert ana.evaluate("() => window.getSelection().toString()") == address
 
 
 def test_a_page_whose_websocket_is_down_still_catches_up(ana):
