@@ -7,3 +7,4 @@ class AccountsConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
+    verbose_name = "Players"  # not "Accounts": the admin heads allauth's e-mail addresses so

@@ -82,13 +82,14 @@ def _render_board(request: HttpRequest, game_id: int, board: services.Board, *, 
 @require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby: open public tables, the user's own games, and the form to open a table."""
-    my_games = finished_games = Game.objects.none()
+    my_games, finished_games = [], Game.objects.none()
     if request.user.is_authenticated:
         mine = Game.objects.for_user(request.user).prefetch_related("seats__user")
-        my_games = mine.not_over()
+        my_games = list(mine.not_over())
         finished_games = mine.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:RECENT_FINISHED_GAMES]
     open_tables = Game.objects.open_public().prefetch_related("seats__user")[:50]
     return render(request, "games/lobby.html", {"form": NewTableForm(), "my_games": my_games,
+                                                "seated_at": {game.pk for game in my_games},
                                                 "finished_games": finished_games, "open_tables": open_tables})
 
 

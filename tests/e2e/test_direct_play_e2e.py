@@ -1,7 +1,7 @@
 """Direct play in a real browser, at a desk (1280×800) and a phone (390×844): a whole turn played
 with the keyboard alone and one by tapping alone, where focus goes after each kind of move, the
 hand arranged by dragging (and remembered), a card dragged onto the discard pile, and Frustration's
-contract laid through its group trays."""
+contract laid through its group trays; the keys told at a desk only."""
 from dataclasses import replace
 
 import pytest
@@ -295,3 +295,18 @@ def test_without_javascript_the_play_form_and_the_contract_selects_still_work(ta
     ana.reload()
     expect(ana.locator("[data-trays]")).to_be_hidden()
     expect(ana.get_by_label("Group for 5S")).to_be_visible()
+
+
+@pytest.mark.parametrize(("size", "touch"), [("desk", False), ("phone", True)])
+def test_the_keys_are_told_only_where_a_keyboard_is_likely(table_page, size, touch):
+    """The play hint tells the keys at a desk (a mouse or touchpad) and not on a touch phone, which
+    keeps the hint's tap and drag sentence."""
+    ana = table_page(size, touch=touch)
+    standard_table(ana)
+    hint = ana.get_by_test_id("play-keys")
+    expect(hint).to_contain_text("Tap or drag a card")
+    keys = ana.get_by_test_id("play-keys-list")
+    if touch:
+        expect(keys).to_be_hidden()
+    else:
+        expect(keys).to_be_visible()

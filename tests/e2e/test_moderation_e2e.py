@@ -1,7 +1,8 @@
 """Moderation in a real browser: a moderator suspends a player from the admin, with a reason, and
 that player's open game page loses its sign-in, their next move is refused with the game unchanged,
 a computer player has their seat, and they cannot log in again; a player reports another from the
-game page and leaves the game (after confirming), and a computer player takes the seat."""
+game page and leaves the game (after confirming), and a computer player takes the seat; a
+long name wraps in the admin's games list."""
 import re
 
 import pytest
@@ -13,7 +14,7 @@ from tests.e2e.conftest import E2E_PASSWORD
 from tests.e2e.pages import ana, overflow_at_each_width, serious_violations  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import make_table_scene
 from tests.e2e.tables import UPDATE_TIMEOUT_MS, silence_events
-from tests.factories import make_started_game, move_fields, play_moves, seat_to_move, snapshot
+from tests.factories import make_started_game, make_user, move_fields, play_moves, seat_to_move, snapshot
 from tests.moderators import moderators_group
 
 pytestmark = [pytest.mark.e2e]
@@ -144,3 +145,20 @@ def test_a_long_report_is_counted_as_typed_and_a_refused_one_keeps_its_text(ana)
     ana.get_by_role("button", name="Send report").click()
     expect(ana.locator("#messages")).to_contain_text("a moderator will look at your report")
     assert Report.objects.count() == 1
+
+
+def test_a_150_character_name_wraps_in_the_admins_games_list(browser_context, log_in, django_user_model):
+    """The games list's Seats cell wraps a name of 150 letters (one word) within 20rem at 1280 and
+    375 px: it ran the table off the right edge (admin.css)."""
+    longest = "Longname" + "W" * 142
+    django_user_model.objects.create_superuser("root", "root@example.com", E2E_PASSWORD)
+    make_started_game(players=2, humans=[make_user(longest), make_user("bob")], seed="e2e-admin-names")
+    page = browser_context().new_page()
+    log_in(page, "root", E2E_PASSWORD)
+    page.goto("/admin/games/game/")
+    cell = page.locator("#result_list td.field-player_names")
+    expect(cell).to_contain_text(longest)
+    for width in (1280, 375):
+        page.set_viewport_size({"width": width, "height": 800})
+        size = cell.evaluate("td => [td.getBoundingClientRect().width, td.scrollWidth - td.clientWidth]")
+        assert size[0] <= 320 and size[1] <= 1, (width, size)

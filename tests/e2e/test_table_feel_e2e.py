@@ -16,9 +16,9 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Seat
 from tests.e2e.pages import DESKTOP, HIDDEN_CARD_TEXT, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
-from tests.e2e.scenes import TABLE_SCENES, game_with_results, make_table_scene, people
+from tests.e2e.scenes import TABLE_SCENES, finished_game, game_with_results, make_table_scene, people
 from tests.engine.builders import build
-from tests.factories import make_user, put_position
+from tests.factories import make_table, make_user, put_position
 
 pytestmark = [pytest.mark.e2e]
 
@@ -175,6 +175,64 @@ def test_four_players_tables_fit_the_desktop_side_column(ana, variant):
     assert variant == "frustration" or fit["narrowest_result"] >= 80, fit
 
 
+TWO_COLUMNS = """() => {
+  // The boxes of the table (the play form) and of the side column (log and score sheet).
+  const box = selector => document.querySelector(selector).getBoundingClientRect();
+  return {table: box("#board .play-form").toJSON(), side: box("#board .board-side").toJSON()};
+}"""
+
+
+def test_a_finished_game_keeps_the_two_columns_of_a_game_in_play(ana):
+    """At 1280 px the game-over page puts the table on the left and the latest moves and the score
+    sheet beside it on the right, under the final standings and the last deal's link (which took
+    the left column's first row, pushing the table to the right and the log below it)."""
+    game = finished_game()
+    ana.set_viewport_size(DESKTOP)
+    ana.goto(game.get_absolute_url())
+    expect(ana.get_by_test_id("final-deal-summary-link")).to_be_visible()
+    screenshot(ana, "game-over", DESKTOP)
+    boxes = ana.evaluate(TWO_COLUMNS)
+    table, side = boxes["table"], boxes["side"]
+    assert table["left"] < DESKTOP["width"] / 4 and table["right"] <= side["left"], boxes
+    assert abs(table["top"] - side["top"]) < 2, boxes
+
+
+MELD_OWNERS = """() => [...document.querySelectorAll("#board .meld[data-meld] .meld-owner")].flatMap(label => {
+  // Owner labels cut short although their row has room for them, or whose text a wild's mark of
+  // their meld ("WILD", which sticks out above its card) lies over.
+  const row = label.closest(".melds-list").getBoundingClientRect(), box = label.getBoundingClientRect();
+  const found = [];
+  if (label.scrollWidth > label.clientWidth + 1 && box.width < row.width - 1) found.push("cut");
+  const range = document.createRange();
+  range.selectNodeContents(label);
+  const text = range.getBoundingClientRect();
+  for (const mark of label.closest(".meld").querySelectorAll(".card-wild-mark")) {
+    const m = mark.getBoundingClientRect();
+    if (m.left < text.right - 1 && text.left < m.right - 1 && m.top < text.bottom - 1 && text.top < m.bottom - 1) {
+      found.push("covered");
+    }
+  }
+  return found.map(what => `${label.textContent} ${what}`);
+})"""
+
+
+def test_meld_owners_are_readable_above_their_melds(ana):
+    """Computer players own wild melds: "Computer 3 (normal)" is read whole above each meld (it was
+    cut to "Computer 3 (nor…" at 8rem), and no WILD mark covers it, at 1280, 390 and 320 px."""
+    game = make_table_scene("wild-play")
+    for position, level in COMPUTERS[:2]:
+        Seat.objects.filter(game=game, position=position).update(user=None, bot_level=level)
+    ana.goto(game.get_absolute_url())
+    expect(ana.locator(".meld-owner").filter(has_text="Computer 3")).not_to_have_count(0)
+    found = {}
+    for size in (DESKTOP, PHONE, NARROWEST):
+        ana.set_viewport_size(size)
+        screenshot(ana, "meld-owners", size)
+        if problems := ana.evaluate(MELD_OWNERS):
+            found[size["width"]] = problems
+    assert found == {}, found
+
+
 def test_the_clock_counts_down_warns_and_hands_over_to_the_computer(ana):
     game = make_table_scene("standard-draw", time_per_move=120)
     ana.goto(game.get_absolute_url())
@@ -239,6 +297,46 @@ def test_the_end_of_a_deal_shows_its_summary_until_dismissed(ana):
     ana.reload()
     expect(ana.locator("#board .seats")).to_be_visible()
     expect(ana.get_by_test_id("deal-summary-slot")).to_be_hidden()
+
+
+def test_a_deal_summary_keeps_a_long_hand_on_one_line_on_the_desktop(ana):
+    """ben is left holding 9 cards: at 1280 px the summary over the table is as wide as its table
+    needs, so his cards take one line (the 36rem panel wrapped them after 7)."""
+    game = make_table_scene("standard-play")
+    put_position(game, build(["5S 5H 5C 9D", "KH QS 2C 3D 4H 6S 7C 8D 9S"], phase="play").deal)
+    for action in ({"type": "lay_meld", "cards": ["5S", "5H", "5C"]}, {"type": "discard", "card": "9D"}):
+        game.refresh_from_db()
+        services.submit_move(game.seats.get(position=0).user, game.pk, game.version, action)
+    ana.set_viewport_size(DESKTOP)
+    ana.goto(game.get_absolute_url())
+    cards = ana.get_by_test_id("deal-summary").get_by_test_id("summary-line").nth(1).locator("[data-card]")
+    expect(cards).to_have_count(9)
+    screenshot(ana, "deal-summary-long-hand", DESKTOP)
+    tops = {round(box["y"]) for box in (cards.nth(i).bounding_box() for i in range(9))}
+    assert len(tops) == 1, tops
+
+
+def test_the_invite_link_is_a_link_that_copies_itself(ana):
+    """A private table's invite link is a link; "Copy link" puts it on the clipboard and says
+    "Copied"; without a clipboard it selects the link's text instead."""
+    game = make_table(people(1)[0], is_private=True)
+    ana.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    ana.goto(game.get_absolute_url())
+    link = ana.get_by_test_id("invite-link")
+    address = f"{ana.url.split('/games/')[0]}{reverse('join_by_code', args=[game.invite_code])}"
+    expect(link).to_have_text(address)
+    assert link.evaluate("a => a.href") == address
+    for size in (DESKTOP, PHONE):
+        ana.set_viewport_size(size)
+        screenshot(ana, "invite-link", size)
+    ana.get_by_test_id("copy-invite-link").click()
+    expect(ana.get_by_test_id("copy-status")).to_have_text("Copied")
+    assert ana.evaluate("() => navigator.clipboard.readText()") == address
+    ana.add_init_script("Object.defineProperty(Navigator.prototype, 'clipboard', {get: () => undefined})")
+    ana.reload()
+    ana.get_by_test_id("copy-invite-link").click()
+    expect(ana.get_by_test_id("copy-status")).to_contain_text("Selected")
+    assert ana.evaluate("() => window.getSelection().toString()") == address
 
 
 def test_a_page_whose_websocket_is_down_still_catches_up(ana):

@@ -133,6 +133,26 @@ def test_lobby_lists_open_public_tables_and_the_users_games():
     assert cats_started.pk not in open_tables
 
 
+def test_lobby_offers_a_join_button_for_each_open_table_the_user_can_sit_at():
+    """A POST form (CSRF token, the join URL) in the row of each open table with a free seat
+    that ann is not at; joining from it seats her and goes to the table's page."""
+    ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
+    bobs_open = make_table(bob)
+    cats_full = make_table(cat)
+    services.add_computer_player(cat, cats_full.pk)
+    anns_open = make_table(ann)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(ann)
+    body = client.get("/").content.decode()
+    open_tables = re.search(r'aria-label="Open tables">(.*?)</section>', body, re.S).group(1)
+    forms = re.findall(r'<form method="post" action="/games/(\d+)/join"[^>]*>(.*?)</form>', open_tables, re.S)
+    assert [int(pk) for pk, _ in forms] == [bobs_open.pk], (anns_open.pk, cats_full.pk)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', forms[0][1]).group(1)
+    response = client.post(url("game_join", bobs_open), {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302 and response["Location"] == bobs_open.get_absolute_url()
+    assert [seat.user for seat in seats_of(bobs_open)] == [bob, ann]
+
+
 def test_anonymous_lobby_invites_to_sign_up_and_lists_nothing():
     make_table(make_user("bob"))
     response = Client().get("/")

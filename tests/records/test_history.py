@@ -126,3 +126,11 @@ def test_profile_shows_record_ratings_history_and_own_games_in_progress():
     theirs = login(bo).get("/players/ana/").content.decode()
     assert "Games in progress" not in theirs and f'href="/games/{playing.pk}/"' not in theirs
     assert login(bo).get("/players/nobody-here/").status_code == 404
+
+
+def test_each_history_row_names_its_game_by_kind_and_number():
+    """Two games of one kind are told apart: "Wild Rummy #<id>", as the game page's title."""
+    player, _ = player_with_games(8)
+    body = history(login(player), player).content.decode()
+    rows = dict(re.findall(r'data-game="(\d+)">.*?<a href="/games/\1/record">([^<]*)</a>', body, re.S))
+    assert len(rows) == 8 and all(re.fullmatch(rf"[A-Z][a-z]+( Rummy)? #{pk}", name) for pk, name in rows.items()), rows
