@@ -21,6 +21,12 @@ class Refusal(Exception):
         super().__init__(message)
         self.status, self.code, self.message, self.rule = status, code, message, rule
 
+    @property
+    def first_rule(self) -> str:
+        """The rule to look up for ``rule``: the rule itself, or the first of a range or list
+        (``"R6-R8"`` -> ``"R6"``); "" when none applies. Help pages anchor it as ``#rule-<id>``."""
+        return self.rule.split("-")[0].split(",")[0].strip()
+
     @classmethod
     def from_illegal(cls, error: IllegalAction) -> Refusal:
         """Map an engine IllegalAction to a Refusal (400 malformed, 409 conflicts, else 422)."""

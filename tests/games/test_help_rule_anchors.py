@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 
 from games.engine.variants import VARIANTS
-from tests.factories import login, make_started_game, make_user, post_move, seat_to_move
+from tests.factories import hand_keys, login, make_started_game, make_user, post_move, seat_to_move
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RULE_ID = r"(0\.[1-9]|[A-Z][1-9][0-9]?)"
-QUOTED = re.compile(rf"[\"']{RULE_ID}[\"']")
-"""A rule id as a string of its own: a refusal's rule, a variant's ``*_rule`` attribute."""
+QUOTED = re.compile(rf"[\"']{RULE_ID}(?:-{RULE_ID})?[\"']")
+"""A rule id, or a range of them (``"R6-R8"``), as a string of its own: a refusal's rule, a
+variant's ``*_rule`` attribute, its meld rules."""
 CITED = re.compile(rf"\(rule {RULE_ID}\b")
 TEMPLATE_CITED = re.compile(rf"\brule {RULE_ID}\b")
 
@@ -29,7 +30,7 @@ def cited_rules() -> set[str]:
     for folder in ("games", "accounts", "records", "notices", "moderation"):
         for path in (ROOT / folder).rglob("*.py"):
             text = path.read_text()
-            found |= set(QUOTED.findall(text)) | set(CITED.findall(text))
+            found |= {rule for pair in QUOTED.findall(text) for rule in pair if rule} | set(CITED.findall(text))
     for folder, pattern in (("templates", "*.html"), ("static/js", "*.js")):
         for path in (ROOT / folder).rglob(pattern):
             found |= set(TEMPLATE_CITED.findall(path.read_text()))
@@ -69,3 +70,22 @@ def test_a_refusal_links_its_rule_to_the_help_page():
     body = response.content.decode()
     rule = game.rules.swap_rule
     assert f'href="/help/{game.rules.help_slug}#rule-{rule}"' in body and f"(rule {rule})</a>" in body
+
+
+def test_a_refusal_citing_a_range_of_rules_links_to_the_first():
+    """Frayzy's meld rules are F9-F11: a refused meld links to F9's tag, which its page has."""
+    game = make_started_game(players=2, seed="rule-range", variant="frayzy")
+    client = login(seat_to_move(game).user)
+    post_move(client, game, {"type": "draw_stock"}, game.version)
+    game.refresh_from_db()
+    hand = sorted(hand_keys(game, seat_to_move(game)))
+    colours = {}
+    for key in hand:
+        colours.setdefault(key[0], key)
+    cards = list(colours.values())[:3]
+    response = post_move(client, game, {"type": "lay_meld", "cards": cards}, game.version, htmx=True)
+
+    body = response.content.decode()
+    assert response.status_code == 422 and "(rule F9-F11)</a>" in body
+    assert f'href="/help/{game.rules.help_slug}#rule-F9"' in body
+    assert 'id="rule-F9"' in client.get(f"/help/{game.rules.help_slug}").content.decode()
