@@ -202,6 +202,19 @@ def test_private_table_is_joined_through_the_invite_page_form():
     assert client.get(game.get_absolute_url()).status_code == 200
 
 
+def test_the_invite_page_sends_a_seated_player_to_the_table_instead_of_offering_a_seat():
+    bob, ann = make_user("bob"), make_user("ann")
+    game = make_table(bob, players=3, is_private=True)
+    client = login(ann)
+    client.post(url("game_join", game), {"code": game.invite_code})
+
+    body = client.get(reverse("join_by_code", args=[game.invite_code])).content.decode()
+
+    main = body[body.index("<main"):]
+    assert "Join this table" not in main and 'name="code"' not in main
+    assert f'You have a seat at this table: <a href="{game.get_absolute_url()}">go to the table</a>' in main
+
+
 def test_invite_link_with_an_unknown_code_is_404():
     make_table(make_user("bob"), is_private=True)
     response = login(make_user("ann")).get(reverse("join_by_code", args=["no-such-code"]))
