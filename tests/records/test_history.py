@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from records.benchmark import START, seed_finished_games
 from records.history import HistoryFilters, filtered
@@ -134,3 +135,13 @@ def test_each_history_row_names_its_game_by_kind_and_number():
     body = history(login(player), player).content.decode()
     rows = dict(re.findall(r'data-game="(\d+)">.*?<a href="/games/\1/record">([^<]*)</a>', body, re.S))
     assert len(rows) == 8 and all(re.fullmatch(rf"[A-Z][a-z]+( Rummy)? #{pk}", name) for pk, name in rows.items()), rows
+
+
+def test_history_and_profile_say_their_times_are_utc():
+    """The record page says "UTC" after its time; the history's and the profile's time columns
+    say it in their headings, whatever zone the viewer chose in preferences."""
+    player, _ = player_with_games(2)
+    client = login(player)
+    assert '<th scope="col">Finished (UTC)</th>' in history(client, player).content.decode()
+    profile = client.get(reverse("profile", args=[player.username])).content.decode()
+    assert '<th scope="col">Finished (UTC)</th>' in profile and '<th scope="col">When (UTC)</th>' in profile
