@@ -347,6 +347,20 @@ def test_three_levels_sit_in_every_order_on_each_seed():
     assert four_seats.seat_levels(1) == ["expert", "normal", "strong", "expert"]
 
 
+def test_a_level_listed_twice_takes_two_seats_and_counts_both():
+    """strong,normal,normal: the three seatings of a seed put strong in each seat once, and a
+    deal's share goes to the level of the seat that won it, so normal's shares are its two seats'."""
+    match = Match("wild", 3, "s", ["strong", "normal", "normal"])
+    assert match.levels == ["strong", "normal"]
+    assert [match.seat_levels(game) for game in range(3)] == [
+        ["strong", "normal", "normal"], ["normal", "strong", "normal"], ["normal", "normal", "strong"]]
+    assert match.seed_of(2) != match.seed_of(3)
+    result = match.play(12)
+    assert len(match.deal_scores["strong"]) == len(match.deal_scores["normal"]) == 12
+    shares = result["levels"]
+    assert shares["strong"]["deal_share"] + shares["normal"]["deal_share"] == pytest.approx(1)
+
+
 def test_a_match_can_give_the_expert_another_time_budget():
     """With no time at all the expert's search deals no position, so along a played deal it makes
     the strong level's choices."""

@@ -133,3 +133,5 @@ def test_bot_tournament_prints_one_json_object_and_replays():
 def test_bot_tournament_refuses_bad_levels():
     with pytest.raises(CommandError, match="two or more different levels"):
         tournament(variant="standard", deals=2, levels="normal,normal")
+    with pytest.raises(CommandError, match="lists 3 seats for a table of 2"):
+        tournament(variant="standard", deals=2, levels="strong,normal,normal")

@@ -9,6 +9,9 @@ counted in ``games_won``. Each seat keeps its own ``Memory``, fed only the publi
 ``GameState.apply``, and its own random generator, all derived from ``seed``, so a match is
 reproducible (decision times aside). The expert's time budget per decision can be set for a match
 (``expert_time_ms``), as its search deals fewer positions on a slower or busier machine.
+A level may be listed more than once, to play one level against a field of another (strong,
+normal, normal: one strong seat against two normal ones); its figures then count all its seats,
+so its fair share of deals is its seats' share of the table.
 """
 from __future__ import annotations
 
@@ -43,15 +46,16 @@ class Match:
 
     def __init__(self, variant: str, players: int, seed: str, levels: list[str],
                  expert_time_ms: float | None = None):
-        self.variant, self.players, self.seed, self.levels = variant, players, seed, levels
-        self.choosers = {level: chooser(make_variant(variant), level) for level in levels}
+        self.variant, self.players, self.seed = variant, players, seed
+        self.levels = list(dict.fromkeys(levels))
+        self.choosers = {level: chooser(make_variant(variant), level) for level in self.levels}
         if expert_time_ms is not None and "expert" in self.choosers:
             self.choosers["expert"] = replace(self.choosers["expert"], time_ms=expert_time_ms)
-        self.deal_scores: dict[str, list[float]] = {level: [] for level in levels}
-        self.games_won = {level: 0 for level in levels}
-        self.times: dict[str, list[float]] = {level: [] for level in levels}
+        self.deal_scores: dict[str, list[float]] = {level: [] for level in self.levels}
+        self.games_won = {level: 0 for level in self.levels}
+        self.times: dict[str, list[float]] = {level: [] for level in self.levels}
         self.deals = 0
-        self.orders = list(itertools.permutations(levels))
+        self.orders = list(dict.fromkeys(itertools.permutations(levels)))
 
     def seat_levels(self, game: int) -> list[str]:
         """The level in each seat of game number ``game`` (0-based): the games of one seed (``seed_of``)

@@ -22,15 +22,18 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=2)
         parser.add_argument("--deals", type=int, default=100)
         parser.add_argument("--seed", default="1")
-        parser.add_argument("--levels", default="strong,normal", help="two or more levels, e.g. strong,normal")
+        parser.add_argument("--levels", default="strong,normal",
+                            help="two or more levels, e.g. strong,normal; a level listed twice takes two seats")
         parser.add_argument("--expert-time-ms", type=float, default=None,
                             help="the expert's time budget per decision in ms (default: its variant's)")
 
     def handle(self, *args, variant, players, deals, seed, levels, expert_time_ms, **options):
         chosen = levels.split(",")
-        if len(chosen) < 2 or len(set(chosen)) != len(chosen) or any(level not in LEVELS for level in chosen):
+        if len(set(chosen)) < 2 or any(level not in LEVELS for level in chosen):
             raise CommandError(f"--levels takes two or more different levels out of {', '.join(LEVELS)}, "
-                               "e.g. strong,normal")
+                               "e.g. strong,normal (a level listed twice takes two seats: strong,normal,normal)")
+        if len(chosen) > players:
+            raise CommandError(f"--levels lists {len(chosen)} seats for a table of {players}")
         minimum, maximum = VARIANTS[variant].min_players, VARIANTS[variant].max_players
         if not minimum <= players <= maximum:
             raise CommandError(f"{VARIANTS[variant].title} is for {minimum}-{maximum} players")
