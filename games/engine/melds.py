@@ -417,7 +417,7 @@ def _declared(cards: Sequence[Card], wilds: Mapping[str, str], rules: MeldRules)
     for key, stands in wilds.items():
         card = by_key.get(key)
         if card is None or not rules.is_wild(card):
-            raise IllegalAction("bad_wild", f"{key} is not a wild among the cards played.",
+            raise IllegalAction("bad_wild", f"{show(card or parse_card(key))} is not a wild among the cards played.",
                                 rules.wild_rule or rules.rule)
         chosen[card] = stands
     return chosen

@@ -29,6 +29,7 @@ from games.engine.contracts import CONTRACTS, contract_text, find_contract, grou
 from games.engine.errors import IllegalAction
 from games.engine.melds import extend_meld, meld_readings, read_meld
 from games.engine.state import GameState
+from games.engine.variants.frayzy import MELD_RULES as FRAYZY_RULES
 from games.engine.variants.frustration import MELD_RULES
 
 RULES = MELD_RULES
@@ -423,3 +424,22 @@ def test_r10_four_queens_and_wilds_make_two_sets_of_queens_for_contract_1():
     assert shapes is not None and sum(len(s.cards) for s in shapes) <= 10
     state = frustration([hand, "5S 6S"])
     assert any(isinstance(a, LayContract) for a in state.legal_actions(0))
+
+
+@pytest.mark.parametrize("rules, meld, wilds, message", [
+    (RULES, "4C~1 4H 4S", {"4C~1": "QQ"}, "4♣ is not a wild among the cards played."),
+    (RULES, "JK 10H JH", {"10H": "QH"}, "10♥ is not a wild among the cards played."),
+    (FRAYZY_RULES, "B5 B6 B7", {"B5": "9C"}, "Blue 5 is not a wild among the cards played."),
+])
+def test_0_3_a_declaration_for_a_card_that_is_not_wild_names_the_card_as_players_read_it(rules, meld, wilds,
+                                                                                          message):
+    with pytest.raises(IllegalAction) as refused:
+        read_meld(cards(meld), rules, wilds)
+    assert (refused.value.code, refused.value.message) == ("bad_wild", message)
+
+
+def test_0_3_a_contract_declaration_for_a_natural_names_the_card_as_players_read_it():
+    state = frustration(["4C~1 AD 4H 7S 7H 7D 9S 9H 9D KS", "KH QH"], totals=[1, 1])
+    refusal = expect_illegal(state, 0, contract("4C~1 AD 4H", "7S 7H 7D", "9S 9H 9D", wilds={"4C~1": "QQ"}),
+                             "bad_wild")
+    assert refusal.message == "The first set (4♣ A♦ 4♥): 4♣ is not a wild among the cards played."
