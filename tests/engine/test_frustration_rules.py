@@ -443,3 +443,17 @@ def test_0_3_a_contract_declaration_for_a_natural_names_the_card_as_players_read
     refusal = expect_illegal(state, 0, contract("4C~1 AD 4H", "7S 7H 7D", "9S 9H 9D", wilds={"4C~1": "QQ"}),
                              "bad_wild")
     assert refusal.message == "The first set (4♣ A♦ 4♥): 4♣ is not a wild among the cards played."
+
+
+@pytest.mark.parametrize("totals, groups, message", [
+    (1, ("5S 5H 5D", "7H 7S 7D", ""), "Set 3 is empty."),
+    (2, ("5S 5H 5D", ""), "Run 1 is empty."),
+    (3, ("5S 5H 5D", "", "9H 10H JH QH"), "Set 2 is empty."),
+    (5, ("", ""), "Run 1 is empty."),
+])
+def test_r10_an_empty_group_is_named_as_the_form_labels_it(totals, groups, message):
+    state = frustration(["5S 5H 5D 7H 7S 7D 9H 10H JH QH KS", "KH QC"], totals=[totals, 1])
+    action = LayContract(tuple(tuple(c.key for c in cards(g)) if g else () for g in groups))
+    refusal = expect_illegal(state, 0, action, "wrong_contract", "R10")
+    assert refusal.message == f"Put cards in every group of your contract: {message}"
+    assert action_from_json(action.to_json()) == action
