@@ -178,7 +178,8 @@ def contract_payload(post: QueryDict) -> dict:
     ``{"type": "lay_contract", "groups": [...], "wilds": {...}}``.
 
     Raises Refusal 400 when the group count or a group number is malformed or a card is given a
-    group twice (0.7), 422 (R10) when a group is left empty.
+    group twice (0.7). A group left empty stays in the action: the variant refuses it, naming the
+    group as the form's trays do (R10).
     """
     count = post.get("groups", "")
     if not (count.isascii() and count.isdigit() and 1 <= int(count) <= MAX_GROUPS):
@@ -191,10 +192,6 @@ def contract_payload(post: QueryDict) -> dict:
         if not (value.isascii() and value.isdigit() and 1 <= int(value) <= len(groups)):
             raise Refusal(400, "malformed", "Choose a group for each card of your contract.")
         groups[int(value) - 1].append(key)
-    empty = [number for number, group in enumerate(groups, start=1) if not group]
-    if empty:
-        raise Refusal(422, "wrong_contract", f"Put cards in every group of your contract: group {empty[0]} is empty.",
-                      "R10")
     for key, code in contract_stands(post).items():
         if any(key in group for group in groups):
             wilds[key] = code

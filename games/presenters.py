@@ -31,7 +31,7 @@ from .engine.cards import (
     sort_by_rank,
     sort_by_suit,
 )
-from .engine.contracts import CONTRACTS, contract_text, group_label
+from .engine.contracts import CONTRACTS, contract_text, group_label, tray_label
 from .engine.melds import (
     MeldRules,
     declaration,
@@ -194,12 +194,8 @@ def contract_board(names: list[str], view: PlayerView,
 
 def contract_groups(number: int) -> list[Choice]:
     """The groups of the lay-contract form: ``Choice("Set 1 (3+ cards)", "1")``, ... (R4, R10)."""
-    counters: dict[str, int] = {}
-    groups = []
-    for index, (kind, size) in enumerate(CONTRACTS[number], start=1):
-        counters[kind] = counters.get(kind, 0) + 1
-        groups.append(Choice(f"{kind.capitalize()} {counters[kind]} ({size}+ cards)", str(index)))
-    return groups
+    return [Choice(f"{tray_label(number, index)} ({size}+ cards)", str(index + 1))
+            for index, (_, size) in enumerate(CONTRACTS[number])]
 
 
 def _declaration_text(wilds: tuple[tuple[str, str], ...]) -> str:

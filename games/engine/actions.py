@@ -110,8 +110,9 @@ class LayContract:
     """Lay down the whole current contract in one action (rule R10).
 
     ``groups``: one tuple of card keys per meld the contract requires, in the contract's order
-    (e.g. contract 3: set, set, run). ``wilds``: ``(wild key, what it stands for)`` pairs over all
-    groups, sorted by key (0.3); needed only where a wild has more than one reading.
+    (e.g. contract 3: set, set, run); an empty group is the variant's to refuse, naming it (R10).
+    ``wilds``: ``(wild key, what it stands for)`` pairs over all groups, sorted by key (0.3); needed
+    only where a wild has more than one reading.
     """
 
     groups: tuple[tuple[str, ...], ...]
@@ -226,7 +227,7 @@ def action_from_json(data: object) -> Action:
         groups = data.get("groups")
         if not isinstance(groups, list) or not groups:
             raise IllegalAction("malformed", "Put the cards of your contract into its groups.", "R10")
-        keys = tuple(tuple(_card_list({"cards": group})) for group in groups)
+        keys = tuple(() if group == [] else _card_list({"cards": group}) for group in groups)
         everything = tuple(key for group in keys for key in group)
         if len(set(everything)) != len(everything):
             raise IllegalAction("malformed", "The same card was chosen twice: a card can be in only one group.",

@@ -68,6 +68,14 @@ def group_label(number: int, index: int) -> str:
     return f"the {ORDINALS[same.index(index)]} {kind}"
 
 
+def tray_label(number: int, index: int) -> str:
+    """How the lay-contract form names meld ``index`` of contract ``number``: "Set 1", "Run 1"
+    (each kind counted on its own, in the contract's order)."""
+    requirements = CONTRACTS[number]
+    kind = requirements[index][0]
+    return f"{kind.capitalize()} {[k for k, _ in requirements[:index + 1]].count(kind)}"
+
+
 def cards_needed(number: int) -> int:
     """The fewest cards contract ``number`` takes (the sum of its minimum sizes)."""
     return sum(size for _, size in CONTRACTS[number])

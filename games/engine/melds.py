@@ -62,6 +62,7 @@ class MeldRules:
         wild_codes: card codes that are always wild (Frayzy's ``"W"``, F11).
         rank_names: how the ranks 1.. are written (``RANKS``: A..K; Frayzy's ``NUMBERS``: 1..12),
             e.g. in what a wild of a set stands for (``"9"``) and in refusals.
+        rank_word / suit_word: what refusals call a rank and a suit (Frayzy: "number", "colour").
 
     In a set with ``set_distinct_suits`` a wild fills a free suit slot and stands for a card
     (``"9C"``); otherwise it stands for the rank alone (``"9"``). In a run it stands for a card.
@@ -85,6 +86,13 @@ class MeldRules:
     wild_rule: str = ""
     wild_codes: frozenset[str] = field(default_factory=frozenset)
     rank_names: tuple[str, ...] = RANKS
+    rank_word: str = "rank"
+    suit_word: str = "suit"
+
+    def not_a_meld(self, cards: Sequence[Card]) -> str:
+        """Why ``cards`` are neither a set nor a run, in the variant's words (S8, F9-F11)."""
+        return (f"{show_cards(cards)} is not a meld: a set needs one {self.rank_word} and a run needs "
+                f"one {self.suit_word}.")
 
     @property
     def has_wilds(self) -> bool:
@@ -174,9 +182,10 @@ def check_set(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
         IllegalAction("bad_meld"): too few or too many cards, mixed ranks, or a suit twice.
     """
     if len(cards) < rules.set_min:
-        raise _refuse(f"A set needs at least {rules.set_min} cards of one rank.", rules)
+        raise _refuse(f"A set needs at least {rules.set_min} cards of one {rules.rank_word}.", rules)
     if len({c.rank for c in cards}) > 1:
-        raise _refuse(f"A set needs cards of one rank: {show_cards(cards)} mixes ranks.", rules)
+        raise _refuse(f"A set needs cards of one {rules.rank_word}: {show_cards(cards)} mixes "
+                      f"{rules.rank_word}s.", rules)
     if rules.set_max is not None and len(cards) > rules.set_max:
         raise _refuse(f"A set has at most {rules.set_max} cards.", rules)
     if rules.set_distinct_suits:
@@ -199,14 +208,15 @@ def check_run(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
         used high where aces are low only.
     """
     if len(cards) < rules.run_min:
-        raise _refuse(f"A run needs at least {rules.run_min} cards of one suit in sequence.", rules)
+        raise _refuse(f"A run needs at least {rules.run_min} cards of one {rules.suit_word} in sequence.", rules)
     if rules.run_max is not None and len(cards) > rules.run_max:
         raise _refuse(f"A run has at most {rules.run_max} cards.", rules)
     if len({c.suit for c in cards}) > 1:
-        raise _refuse(f"A run needs cards of one suit: {show_cards(cards)} mixes suits.", rules)
+        raise _refuse(f"A run needs cards of one {rules.suit_word}: {show_cards(cards)} mixes "
+                      f"{rules.suit_word}s.", rules)
     ranks = [c.rank for c in cards]
     if len(set(ranks)) < len(ranks):
-        raise _refuse("A run cannot hold the same rank twice.", rules)
+        raise _refuse(f"A run cannot hold the same {rules.rank_word} twice.", rules)
     if _run_order(ranks):
         return MeldShape(RUN, tuple(sorted(cards, key=lambda c: c.rank)))
     high = [ACE_HIGH_RANK if r == 1 else r for r in ranks]
@@ -216,7 +226,8 @@ def check_run(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
         raise _refuse(rules.no_wrap_message(), rules)
     ordered = sorted(cards, key=lambda c: c.rank)
     gap = next((a, b) for a, b in zip(ordered, ordered[1:]) if b.rank - a.rank != 1)
-    raise _refuse(f"A run needs consecutive ranks: there is a gap between {show(gap[0])} and {show(gap[1])}.", rules)
+    raise _refuse(f"A run needs consecutive {rules.rank_word}s: there is a gap between {show(gap[0])} and "
+                  f"{show(gap[1])}.", rules)
 
 
 def _plain_meld(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
@@ -227,7 +238,7 @@ def _plain_meld(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
         return check_set(cards, rules)
     if len({c.suit for c in cards}) == 1:
         return check_run(cards, rules)
-    raise _refuse(f"{show_cards(cards)} is not a meld: a set needs one rank and a run needs one suit.", rules)
+    raise _refuse(rules.not_a_meld(cards), rules)
 
 
 def _unmeldable(cards: Sequence[Card], rules: MeldRules) -> str:
@@ -249,9 +260,9 @@ def _set_rank(naturals: Sequence[Card], wilds: Sequence[tuple[Card, str]], rules
 def _set_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card],
                   rules: MeldRules) -> tuple[list[MeldShape], str]:
     if len({c.rank for c in naturals}) > 1:
-        return [], f"A set needs cards of one rank: {show_cards(naturals)} mixes ranks."
+        return [], f"A set needs cards of one {rules.rank_word}: {show_cards(naturals)} mixes {rules.rank_word}s."
     if len(cards) < rules.set_min:
-        return [], f"A set needs at least {rules.set_min} cards of one rank."
+        return [], f"A set needs at least {rules.set_min} cards of one {rules.rank_word}."
     if rules.set_max is not None and len(cards) > rules.set_max:
         return [], f"A set has at most {rules.set_max} cards."
     rank = naturals[0].rank
@@ -269,9 +280,9 @@ def _set_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card]
 def _run_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card],
                   rules: MeldRules) -> tuple[list[MeldShape], str]:
     if len({c.suit for c in naturals}) > 1:
-        return [], f"A run needs cards of one suit: {show_cards(naturals)} mixes suits."
+        return [], f"A run needs cards of one {rules.suit_word}: {show_cards(naturals)} mixes {rules.suit_word}s."
     if len(cards) < rules.run_min:
-        return [], f"A run needs at least {rules.run_min} cards of one suit in sequence."
+        return [], f"A run needs at least {rules.run_min} cards of one {rules.suit_word} in sequence."
     if rules.run_max is not None and len(cards) > rules.run_max:
         return [], f"A run has at most {rules.run_max} cards."
     suit, size = naturals[0].suit, len(cards)
@@ -284,7 +295,7 @@ def _run_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card]
     for places in mappings:
         ranks = sorted(places.values())
         if len(set(ranks)) < len(ranks):
-            return [], "A run cannot hold the same rank twice."
+            return [], f"A run cannot hold the same {rules.rank_word} twice."
         for low in range(max(1, ranks[-1] - size + 1), min(ranks[0], top - size + 1) + 1):
             gaps = [r for r in range(low, low + size) if r not in ranks]
             for order in permutations(wilds):
@@ -396,7 +407,7 @@ def meld_readings(cards: Sequence[Card], rules: MeldRules, kind: str | None = No
     if found or kind is not None:
         return found, next((r for r in reasons if r), "")
     if len({c.rank for c in naturals}) > 1 and len({c.suit for c in naturals}) > 1:
-        return [], f"{show_cards(cards)} is not a meld: a set needs one rank and a run needs one suit."
+        return [], rules.not_a_meld(cards)
     return [], reasons[0] if len({c.rank for c in naturals}) == 1 else reasons[1]
 
 
@@ -406,7 +417,7 @@ def _declared(cards: Sequence[Card], wilds: Mapping[str, str], rules: MeldRules)
     for key, stands in wilds.items():
         card = by_key.get(key)
         if card is None or not rules.is_wild(card):
-            raise IllegalAction("bad_wild", f"{key} is not a wild among the cards played.",
+            raise IllegalAction("bad_wild", f"{show(card or parse_card(key))} is not a wild among the cards played.",
                                 rules.wild_rule or rules.rule)
         chosen[card] = stands
     return chosen

@@ -29,6 +29,7 @@ from games.engine.contracts import CONTRACTS, contract_text, find_contract, grou
 from games.engine.errors import IllegalAction
 from games.engine.melds import extend_meld, meld_readings, read_meld
 from games.engine.state import GameState
+from games.engine.variants.frayzy import MELD_RULES as FRAYZY_RULES
 from games.engine.variants.frustration import MELD_RULES
 
 RULES = MELD_RULES
@@ -423,3 +424,36 @@ def test_r10_four_queens_and_wilds_make_two_sets_of_queens_for_contract_1():
     assert shapes is not None and sum(len(s.cards) for s in shapes) <= 10
     state = frustration([hand, "5S 6S"])
     assert any(isinstance(a, LayContract) for a in state.legal_actions(0))
+
+
+@pytest.mark.parametrize("rules, meld, wilds, message", [
+    (RULES, "4C~1 4H 4S", {"4C~1": "QQ"}, "4♣ is not a wild among the cards played."),
+    (RULES, "JK 10H JH", {"10H": "QH"}, "10♥ is not a wild among the cards played."),
+    (FRAYZY_RULES, "B5 B6 B7", {"B5": "9C"}, "Blue 5 is not a wild among the cards played."),
+])
+def test_0_3_a_declaration_for_a_card_that_is_not_wild_names_the_card_as_players_read_it(rules, meld, wilds,
+                                                                                          message):
+    with pytest.raises(IllegalAction) as refused:
+        read_meld(cards(meld), rules, wilds)
+    assert (refused.value.code, refused.value.message) == ("bad_wild", message)
+
+
+def test_0_3_a_contract_declaration_for_a_natural_names_the_card_as_players_read_it():
+    state = frustration(["4C~1 AD 4H 7S 7H 7D 9S 9H 9D KS", "KH QH"], totals=[1, 1])
+    refusal = expect_illegal(state, 0, contract("4C~1 AD 4H", "7S 7H 7D", "9S 9H 9D", wilds={"4C~1": "QQ"}),
+                             "bad_wild")
+    assert refusal.message == "The first set (4♣ A♦ 4♥): 4♣ is not a wild among the cards played."
+
+
+@pytest.mark.parametrize("totals, groups, message", [
+    (1, ("5S 5H 5D", "7H 7S 7D", ""), "Set 3 is empty."),
+    (2, ("5S 5H 5D", ""), "Run 1 is empty."),
+    (3, ("5S 5H 5D", "", "9H 10H JH QH"), "Set 2 is empty."),
+    (5, ("", ""), "Run 1 is empty."),
+])
+def test_r10_an_empty_group_is_named_as_the_form_labels_it(totals, groups, message):
+    state = frustration(["5S 5H 5D 7H 7S 7D 9H 10H JH QH KS", "KH QC"], totals=[totals, 1])
+    action = LayContract(tuple(tuple(c.key for c in cards(g)) if g else () for g in groups))
+    refusal = expect_illegal(state, 0, action, "wrong_contract", "R10")
+    assert refusal.message == f"Put cards in every group of your contract: {message}"
+    assert action_from_json(action.to_json()) == action

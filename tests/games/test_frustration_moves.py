@@ -134,7 +134,7 @@ def test_an_empty_group_is_refused_and_the_form_keeps_the_players_groups():
 
     body = response.content.decode()
     assert response.status_code == 422 and 'data-error-code="wrong_contract"' in body
-    assert "Put cards in every group of your contract: group 3 is empty." in body and "(rule R10)" in body
+    assert "Put cards in every group of your contract: Set 3 is empty." in body and "(rule R10)" in body
     assert snapshot(game) == before
     select = body[body.index('name="group:7H~1"'):]
     assert select[:select.index("</select>")].count(" selected") == 1

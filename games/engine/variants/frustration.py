@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ..actions import Action, Discard, LayContract, LayMeld, LayOff
 from ..candidates import candidate_melds
 from ..cards import Card, standard_deck
-from ..contracts import CONTRACTS, LAST_CONTRACT, contract_text, find_contract, group_label
+from ..contracts import CONTRACTS, LAST_CONTRACT, contract_text, find_contract, group_label, tray_label
 from ..errors import IllegalAction
 from ..melds import MeldRules, declaration, extension_readings, read_meld, show_cards
 from ..state import DealState, HandResult, Phase, TableMeld
@@ -190,6 +190,10 @@ class FrustrationRummy(Variant):
         if len(action.groups) != len(requirements):
             raise IllegalAction("wrong_contract", f"Contract {number} is {contract_text(number)}: lay down all "
                                 f"{len(requirements)} melds at once (you gave {len(action.groups)}).", "R10")
+        empty = next((index for index, keys in enumerate(action.groups) if not keys), None)
+        if empty is not None:
+            raise IllegalAction("wrong_contract", "Put cards in every group of your contract: "
+                                f"{tray_label(number, empty)} is empty.", "R10")
         declared = dict(action.wilds)
         shapes = []
         for index, ((kind, size), keys) in enumerate(zip(requirements, action.groups)):
