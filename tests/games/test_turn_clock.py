@@ -105,13 +105,20 @@ def test_a_turn_played_in_time_resets_the_count_of_expiries(clock):
     assert late.expired_turns == 1 and not late.autopilot
 
 
-def test_taking_the_seat_back_ends_the_autopilot(clock):
-    game = make_started_game(players=2, seed="clock-reclaim", time_per_move=HOUR)
+def game_with_a_seat_on_autopilot(clock, seed: str):
+    """A 2-player game (an hour a move) whose seat to move let two turns in a row expire, and that
+    seat, now on autopilot."""
+    game = make_started_game(players=2, seed=seed, time_per_move=HOUR)
     late = seat_to_move(game)
     expire_current_turn(clock, game)
     play_turn(game)
     expire_current_turn(clock, game)
     late.refresh_from_db()
+    return game, late
+
+
+def test_taking_the_seat_back_ends_the_autopilot(clock):
+    game, late = game_with_a_seat_on_autopilot(clock, "clock-reclaim")
     assert late.autopilot
 
     client = login(late.user)
@@ -196,12 +203,7 @@ def test_a_paused_game_says_it_is_paused_and_what_resumes_it_not_that_the_comput
 
 
 def test_a_seat_on_autopilot_in_a_game_in_play_says_the_computer_plays_it(clock):
-    game = make_started_game(players=2, seed="clock-autopilot-page", time_per_move=HOUR)
-    late = seat_to_move(game)
-    expire_current_turn(clock, game)
-    play_turn(game)
-    expire_current_turn(clock, game)
-    late.refresh_from_db()
+    game, late = game_with_a_seat_on_autopilot(clock, "clock-autopilot-page")
     assert late.autopilot and game.status == Game.Status.ACTIVE
 
     board = login(late.user).get(game.get_absolute_url()).content.decode()
