@@ -28,6 +28,7 @@ from django.urls import reverse
 from games import services, store
 from games.engine.bots import chooser
 from games.engine.state import DealState, GameState
+from games.errors import Refusal
 from games.models import Card, Deal, Game, Meld, Move, Seat
 
 PASSWORD = "felt-table-4-rummy"
@@ -292,7 +293,8 @@ def play_moves(game: Game, count: int | None = None, *, until=None, seed: str = 
     """Play moves in ``game`` through the services, each chosen by the variant's computer player
     (``bots.chooser``) for the seat to move: people's seats through ``services.submit_move`` (as
     that user, at the current version), computer seats through ``services.play_computer_turn`` (in
-    a live test the job worker may play a computer's turn first; that move is not counted).
+    a live test the job worker may play a computer's turn first, even between reading the version
+    and the board; that move is not counted and the person's move is chosen again).
 
     Stops after ``count`` moves, when ``until(game)`` is true (checked before each move, ``game``
     refreshed), or when the game is no longer active. Returns the number of moves made.
@@ -314,7 +316,12 @@ def play_moves(game: Game, count: int | None = None, *, until=None, seed: str = 
                 continue  # a live test's job worker played that turn first
         else:
             action = chooser(state.variant)(state.player_view(seat.position), rng)
-            services.submit_move(seat.user, game.pk, game.version, action.to_json())
+            try:
+                services.submit_move(seat.user, game.pk, game.version, action.to_json())
+            except Refusal as refusal:
+                if refusal.code != "stale_version":
+                    raise
+                continue  # a live test's job worker moved the game on after ``game`` was read
         made += 1
     game.refresh_from_db()
     return made
