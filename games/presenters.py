@@ -110,6 +110,13 @@ class HandCard:
     stands: str = ""
     """What this wild was declared to stand for in that form (0.3), kept for the retry."""
 
+    @property
+    def name(self) -> str:
+        """The card in words (``code_name``) and, for a later copy of a card the deal holds twice
+        or more, its number, so a form's fields are labelled apart: ``"4 of clubs, copy 2"``."""
+        name = code_name(self.card.code)
+        return f"{name}, copy {self.card.copy + 1}" if self.card.copy else name
+
 
 @dataclass(frozen=True)
 class TableCard:

@@ -294,7 +294,7 @@ def test_without_javascript_the_play_form_and_the_contract_selects_still_work(ta
                                    turn=0, phase="play").deal)
     ana.reload()
     expect(ana.locator("[data-trays]")).to_be_hidden()
-    expect(ana.get_by_label("Group for 5S")).to_be_visible()
+    expect(ana.get_by_label("Group for 5 of spades", exact=True)).to_be_visible()
 
 
 @pytest.mark.parametrize(("size", "touch"), [("desk", False), ("phone", True)])

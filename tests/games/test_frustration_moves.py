@@ -1,6 +1,8 @@
 """Frustration Rummy through the site: opening a table, the contract board, the lay-contract form,
 wild markers, and every refusal of bad input (a contract split over two turns, another contract's
 melds, a meld or lay-off before the contract, a swap) with not one row changed."""
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -59,6 +61,16 @@ def test_the_board_shows_the_contract_board_the_form_and_wild_markers():
     assert 'data-card="JK" role="img" aria-label="joker, wild"' in body and 'name="stands:2C"' in body
     assert "Round 1" in body and "Jokers and 2s are wild" in body
     assert reverse("help", args=["frustration-rummy"]) in body
+
+
+def test_the_contract_forms_fields_are_labelled_with_the_cards_in_words():
+    """A screen reader hears each group field named after its card, a later copy numbered, and a
+    wild's stands-for field named after the wild (never the storage key such as "7H~1")."""
+    body = board(frustration_game(["5S 5H JK 7H 7H~1 7S 9C 9D 2C KS", "KH QH JS"], totals=[1, 3]))
+    labels = set(re.findall(r'aria-label="((?:Group for|What) [^"]*)"', body))
+    assert {"Group for 7 of hearts", "Group for 7 of hearts, copy 2", "Group for joker", "Group for 2 of clubs",
+            "What 2 of clubs stands for", "What joker stands for"} <= labels
+    assert not [label for label in labels if "~" in label or re.search(r"for [0-9AJQK]+[CDHS]\b", label)]
 
 
 def test_the_frustration_help_page_is_served():
