@@ -178,9 +178,11 @@
   // ----- the cards just drawn: after a board swap, the cards of the hand that were not in it
   // before (a draw from the stock or the pile, a Draw 5) are marked, and stay marked over later
   // swaps until the turn ends. A new deal's hand shares no card with the last one: nothing is
-  // marked then.
+  // marked then. The marks are remembered with the board's version, so a reload or a second tab
+  // showing that same version marks the same cards.
   var handBefore = null;
   var drawn = {};
+  var DRAWN_KEY = "rummy-drawn:" + root.dataset.boardUrl;
   function handKeys(el) {
     return Array.prototype.map.call(el.querySelectorAll(".hand .hand-card[data-key]"),
                                     function (card) { return card.dataset.key; });
@@ -188,6 +190,17 @@
   function noteHand(event) {
     var el = board();
     handBefore = el && event.detail.target === el ? handKeys(el) : null;
+  }
+  function showDrawn() {
+    Object.keys(drawn).forEach(function (key) {
+      var label = document.getElementById("hand-" + key);
+      if (!label || label.classList.contains("hand-card-drawn")) { return; }
+      label.classList.add("hand-card-drawn");
+      var note = document.createElement("span");
+      note.className = "hand-card-drawn-note";
+      note.textContent = ", just drawn";
+      label.appendChild(note);
+    });
   }
   function markDrawn() {
     var el = board();
@@ -200,15 +213,17 @@
     }
     drawn = next;
     handBefore = null;
-    Object.keys(drawn).forEach(function (key) {
-      var label = document.getElementById("hand-" + key);
-      if (!label || label.classList.contains("hand-card-drawn")) { return; }
-      label.classList.add("hand-card-drawn");
-      var note = document.createElement("span");
-      note.className = "hand-card-drawn-note";
-      note.textContent = ", just drawn";
-      label.appendChild(note);
-    });
+    store(DRAWN_KEY, JSON.stringify({ version: el.dataset.version, keys: Object.keys(drawn) }));
+    showDrawn();
+  }
+  function restoreDrawn() {
+    var el = board(), saved = null;
+    try { saved = JSON.parse(stored(DRAWN_KEY) || "null"); } catch (error) { saved = null; }
+    if (!el || !saved || saved.version !== el.dataset.version || el.dataset.yourTurn !== "1") { return; }
+    var inHand = {};
+    handKeys(el).forEach(function (key) { inHand[key] = true; });
+    (saved.keys || []).forEach(function (key) { if (inHand[key]) { drawn[key] = true; } });
+    showDrawn();
   }
 
   // ----- the "your turn" chime, made with the Web Audio API (no sound file); the toggle button
@@ -298,5 +313,6 @@
   showToggle();
   tick();
   showSummary();
+  restoreDrawn();
   window.setInterval(tick, 1000);
 })();

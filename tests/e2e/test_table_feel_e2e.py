@@ -448,7 +448,8 @@ def test_frustration_deal_summary_and_advances_fit_the_narrowest_phone(ana):
 
 def test_the_card_just_drawn_is_marked_until_the_turn_ends(ana):
     """A draw from the stock marks the one new card of the hand (a gold face, "just drawn" to a
-    screen reader); the mark stays when the hand is sorted again and goes with the discard."""
+    screen reader); the mark stays when the hand is sorted again, over a reload and in a second
+    tab, and goes with the discard."""
     game = make_table_scene("standard-draw")
     ana.goto(game.get_absolute_url())
     hand = ana.locator(".hand .hand-card")
@@ -470,7 +471,20 @@ def test_the_card_just_drawn_is_marked_until_the_turn_ends(ana):
     expect(ana.locator(".hand-card-drawn")).to_have_count(1)
     assert ana.locator(".hand-card-drawn").get_attribute("data-key") == key
 
+    # A reload, and a second tab on the same board, mark the same card.
+    ana.reload()
+    expect(ana.locator(".hand-card-drawn")).to_have_count(1)
+    assert ana.locator(".hand-card-drawn").get_attribute("data-key") == key
+    second_tab = ana.context.new_page()
+    second_tab.goto(game.get_absolute_url())
+    expect(second_tab.locator(".hand-card-drawn")).to_have_count(1)
+    assert second_tab.locator(".hand-card-drawn").get_attribute("data-key") == key
+    second_tab.close()
+
     ana.locator(f".hand-card[data-key='{sorted(before)[0]}']").click()
     ana.locator("#act-discard").click()
+    expect(hand).to_have_count(10)
+    expect(ana.locator(".hand-card-drawn")).to_have_count(0)
+    ana.reload()
     expect(hand).to_have_count(10)
     expect(ana.locator(".hand-card-drawn")).to_have_count(0)
