@@ -111,15 +111,22 @@ def test_the_charts_labels_stay_readable_on_a_phone(live_server_url, new_user_pa
 SCORE_SHEET_CELLS = ":is(.score-sheet, .contract-board) :is(th, td)"
 
 
+SHEET_MOVES = 120
+"""Computer turns played for a score sheet: a deal (a round) or more of 4 players ends in every
+game, where playing Wild Rummy's 13 deals or Frustration's 14 contracts to the end took 35-65 s."""
+
+
 @pytest.mark.parametrize("variant", ["standard", "wild", "frustration", "frayzy"])
 def test_the_score_sheet_fits_a_phone_with_four_computer_players(live_server_url, new_user_page, variant):
-    """A finished game's score sheet of 4 computer players (the widest: a column per player) at 390
-    and 320 px: no cell is cut and no short word breaks (the Result column was cut: "Compute… went
-    ou")."""
+    """The score sheet of 4 computer players (the widest: a column per player) after a deal or more,
+    at 390 and 320 px: no cell is cut and no short word breaks (the Result column was cut:
+    "Compute… went ou")."""
     page = new_user_page("viewer")
     found = {}
-    game = finished_game_made_off_the_event_loop(variant, players=4, seed="e2e-sheet-4")
+    game = finished_game_made_off_the_event_loop(variant, players=4, seed="e2e-sheet-4", moves=SHEET_MOVES)
     page.goto(f"/games/{game.pk}/record")
+    results = page.locator(":is(.score-sheet, .contract-history) tbody tr:not(.score-upcoming) td:last-child")
+    assert results.count() >= 1 and all(text.strip() for text in results.all_inner_texts())
     for size in (PHONE, NARROWEST):
         page.set_viewport_size(size)
         screenshot(page, f"record-sheet-{variant}-4", size)
