@@ -12,7 +12,6 @@ import zoneinfo
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef
-from django.utils import timezone
 
 from .models import Absence, PlayPreferences
 
@@ -38,10 +37,10 @@ def preferences_for(user) -> PlayPreferences:
     return prefs
 
 
-def away_now():
-    """For a Seat query: whether the seat's user has declared an absence not over yet (then, and
-    only then, the turn clock reads their absences)."""
-    return Exists(Absence.objects.filter(user_id=OuterRef("user_id"), ends_at__gt=timezone.now()))
+def away_at(now: dt.datetime):
+    """For a Seat query: whether the seat's user has declared an absence not over at ``now`` (then,
+    and only then, the turn clock reads their absences)."""
+    return Exists(Absence.objects.filter(user_id=OuterRef("user_id"), ends_at__gt=now))
 
 
 @functools.cache

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
+from rummy_site.prepared import PreparedQuery
+
 from .engine.cards import Card as EngineCard
 from .engine.cards import parse_card
 from .engine.commitment import deal_commitment
@@ -53,12 +55,24 @@ class LoadedGame:
     waiting_elsewhere: dict[int, int] | None = None
 
 
+DEALS = PreparedQuery(lambda game_id: Deal.objects.filter(game_id=game_id).order_by("number"), game_id=int)
+"""A game's deals by number."""
+PLACED_CARDS = PreparedQuery(
+    lambda deal_id: Card.objects.filter(deal_id=deal_id).order_by("position").values_list(
+        "pk", "code", "copy", "location", "seat_id", "stands_for",
+        "meld_id", "meld__number", "meld__kind", "meld__owner_id", "meld__is_contract"),
+    deal_id=int)
+"""A deal's cards by position, each with its meld's number, kind, owner and contract flag."""
+
+
 def load_rows(game: Game, seats: list[Seat] | None = None) -> LoadedGame:
     """Fetch every deal of ``game`` (one query) and, unless ``seats`` (by position, with users)
     are given, its seats (one more)."""
     if seats is None:
         seats = list(game.seats.select_related("user").order_by("position"))
-    deals = list(game.deals.order_by("number"))
+    deals = DEALS.run(game_id=game.pk)
+    for deal in deals:
+        deal.game = game
     results = [deal.result for deal in deals if deal.result]
     return LoadedGame(game, seats, deals[-1] if deals else None,
                       HandResult.from_json(results[-1]) if results else None, results)
@@ -80,9 +94,7 @@ def load_state(rows: LoadedGame) -> GameState:
     meld_cards: dict[int, list[EngineCard]] = {}
     meld_wilds: dict[int, list[tuple[EngineCard, str]]] = {}
     melds: dict[int, Meld] = {}
-    placed = deal.cards.order_by("position").values_list(
-        "pk", "code", "copy", "location", "seat_id", "stands_for",
-        "meld_id", "meld__number", "meld__kind", "meld__owner_id", "meld__is_contract")
+    placed = PLACED_CARDS.run(deal_id=deal.pk)
     for pk, code, copy, location, seat_id, stands_for, meld_id, number, kind, owner_id, is_contract in placed:
         rows.card_ids[(code, copy)] = pk
         card = EngineCard(code, copy)

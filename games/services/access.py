@@ -2,14 +2,17 @@
 from one snapshot) and ``lock_game`` for the writers."""
 from __future__ import annotations
 
+import datetime as dt
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
+from django.utils import timezone
 
-from accounts.preferences import away_now
+from accounts.preferences import away_at
+from rummy_site.prepared import PreparedQuery
 
 from .. import store
 from ..engine.state import GameState, PlayerView
@@ -74,6 +77,19 @@ def one_snapshot():
         yield
 
 
+def _seats_query(game_id: int, now: dt.datetime | None = None):
+    """The seats of ``game_id`` by position with their game, user and former user; with ``now``,
+    the game row locked for update and each seat's ``away`` (at ``now``) and ``waiting_elsewhere``."""
+    query = Seat.objects.filter(game_id=game_id).select_related("game", "user", "former_user").order_by("position")
+    if now is None:
+        return query
+    return query.select_for_update(of=("game",)).annotate(away=away_at(now)).with_waiting_elsewhere()
+
+
+SEATS = PreparedQuery(_seats_query, game_id=int)
+LOCKED_SEATS = PreparedQuery(_seats_query, game_id=int, now=dt.datetime)
+
+
 def seats_with_game(game_id: int, *, lock: bool) -> tuple[Game, list[Seat]]:
     """``game_id``'s row and its seats by position (with their users and former users), in one
     query: the seats joined with their game. With ``lock``, the game row is locked for update
@@ -86,10 +102,7 @@ def seats_with_game(game_id: int, *, lock: bool) -> tuple[Game, list[Seat]]:
 
     Raises Refusal 404 (no such game).
     """
-    query = Seat.objects.filter(game_id=game_id).select_related("game", "user", "former_user").order_by("position")
-    if lock:
-        query = query.select_for_update(of=("game",)).annotate(away=away_now()).with_waiting_elsewhere()
-    seats = list(query)
+    seats = LOCKED_SEATS.run(game_id=game_id, now=timezone.now()) if lock else SEATS.run(game_id=game_id)
     if not seats:
         game = lock_game(game_id) if lock else Game.objects.filter(pk=game_id).first()
         if game is None:
@@ -136,11 +149,19 @@ def access_board(user, game_id: int) -> Board:
         return board_of(rows, state, seat)
 
 
+LATEST_MOVES = PreparedQuery(
+    lambda game_id: Move.objects.filter(game_id=game_id).annotate(step=Window(RowNumber(), order_by=F("ply").asc()))
+    .order_by("-ply")[:RECENT_MOVES],
+    game_id=int)
+"""A game's latest moves, newest first, each with its ``step``."""
+
+
 def board_of(rows: store.LoadedGame, state: GameState | None, seat: Seat | None) -> Board:
     """The Board of ``rows`` for ``seat``'s viewer, from ``state`` (None before the first deal);
     reads the latest moves, each with its ``step``, its number in the game's move list (1, 2, ...
     as the record numbers them: plies are versions and skip those of seat changes), in one query."""
     view = state.player_view(seat.position if seat else None) if state is not None else None
-    moves = list(rows.game.moves.annotate(step=Window(RowNumber(), order_by=F("ply").asc()))
-                 .order_by("-ply")[:RECENT_MOVES])
+    moves = LATEST_MOVES.run(game_id=rows.game.pk)
+    for move in moves:
+        move.game = rows.game
     return Board(rows.game, rows.seats, seat, view, moves, rows.results, rows.deal)
