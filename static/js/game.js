@@ -175,12 +175,13 @@
     places = null;
   }
 
-  // ----- the cards just drawn: after a board swap, the cards of the hand that were not in it
-  // before (a draw from the stock or the pile, a Draw 5) are marked, and stay marked over later
-  // swaps until the turn ends. A new deal's hand shares no card with the last one: nothing is
-  // marked then. The marks are remembered with the board's version, so a reload or a second tab
-  // showing that same version marks the same cards.
+  // ----- the cards just drawn: after a board swap within one deal, the cards of the hand that
+  // were not in it before (a draw from the stock or the pile, a Draw 5) are marked, and stay
+  // marked over later swaps until the turn ends; a new deal's hand is dealt, not drawn, so
+  // nothing is marked then. The marks are remembered with the board's version, so a reload or a
+  // second tab showing that same version marks the same cards.
   var handBefore = null;
+  var dealBefore = null;
   var drawn = {};
   var DRAWN_KEY = "rummy-drawn:" + root.dataset.boardUrl;
   function handKeys(el) {
@@ -190,6 +191,7 @@
   function noteHand(event) {
     var el = board();
     handBefore = el && event.detail.target === el ? handKeys(el) : null;
+    dealBefore = el ? el.dataset.deal : null;
   }
   function showDrawn() {
     Object.keys(drawn).forEach(function (key) {
@@ -207,8 +209,7 @@
     if (!el || handBefore === null) { return; }
     var keys = handKeys(el), before = {}, next = {};
     handBefore.forEach(function (key) { before[key] = true; });
-    var sameDeal = keys.some(function (key) { return before[key]; });
-    if (sameDeal && el.dataset.yourTurn === "1") {
+    if (dealBefore === el.dataset.deal && el.dataset.yourTurn === "1") {
       keys.forEach(function (key) { if (!before[key] || drawn[key]) { next[key] = true; } });
     }
     drawn = next;

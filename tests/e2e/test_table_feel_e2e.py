@@ -18,7 +18,7 @@ from games.models import Seat
 from tests.e2e.pages import DESKTOP, HIDDEN_CARD_TEXT, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import TABLE_SCENES, finished_game, game_with_results, make_table_scene, people
 from tests.engine.builders import build
-from tests.factories import make_table, make_user, put_position
+from tests.factories import make_started_game, make_table, make_user, put_position
 
 pytestmark = [pytest.mark.e2e]
 
@@ -444,6 +444,30 @@ def test_frustration_deal_summary_and_advances_fit_the_narrowest_phone(ana):
     expect(ana.locator(".contract-history tbody tr").first).not_to_contain_text("No round finished yet")
     found["advances-4"] = overflow_at_each_width(ana, "frustration-advances-4")
     assert found == {"summary-3": {}, "advances-4": {}}, found
+
+
+def test_a_new_deals_hand_is_dealt_not_drawn(ana):
+    """Ben goes out and the next deal gives Ana the first turn: none of her new cards is marked as
+    just drawn, though some are cards she also held in the last deal (the second trial's screen
+    reader heard 7 of 8 new cards called "just drawn")."""
+    ana_user, ben = people(2)
+    game = make_started_game(players=2, humans=[ana_user, ben], seed="e2e-new-deal", options={"target": 1000})
+    put_position(game, build(["6C 6D 6H 2D 9H JS QS", "KH"], melds=[(1, "10D JD QD")], discard="3S",
+                             turn=1, phase="play", dealer=0).deal)
+    game.refresh_from_db()
+    ana.goto(game.get_absolute_url())
+    hand = ana.locator(".hand .hand-card")
+    expect(hand).to_have_count(7)
+    before = set(hand.evaluate_all("cards => cards.map(card => card.dataset.key)"))
+
+    services.submit_move(ben, game.pk, game.version, {"type": "discard", "card": "KH"})
+    ana.evaluate("htmx.ajax('GET', document.getElementById('game-root').dataset.boardUrl,"
+                 " {source: '#board', target: '#board', swap: 'outerHTML'})")
+    expect(ana.locator("#board")).to_have_attribute("data-deal", "2")
+    expect(ana.locator("#board")).to_have_attribute("data-your-turn", "1")
+    after = set(hand.evaluate_all("cards => cards.map(card => card.dataset.key)"))
+    assert before & after and after - before, "the new hand must share cards with the last one to test this"
+    expect(ana.locator(".hand-card-drawn")).to_have_count(0)
 
 
 def test_the_card_just_drawn_is_marked_until_the_turn_ends(ana):
