@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.db.models import Min
+from django.urls import reverse
 
 from notices.services import deadline_in_words as time_left
 
@@ -446,6 +448,35 @@ class RefusedForm:
     stands: dict[str, str] = field(default_factory=dict)
 
 
+class TableLinks:
+    """The table's URLs that the board writes twice (a form's ``action`` and ``hx-post``, a link's
+    ``href`` and ``hx-get``), each reversed once, when the board first shows it."""
+
+    def __init__(self, game_id: int, summary_deal: int | None):
+        self.game_id = game_id
+        self.summary_deal = summary_deal
+
+    @cached_property
+    def move(self) -> str:
+        """Where the play form sends a move."""
+        return reverse("game_move", args=[self.game_id])
+
+    @cached_property
+    def reclaim(self) -> str:
+        """Where a player takes their seat back from the computer."""
+        return reverse("game_reclaim", args=[self.game_id])
+
+    @cached_property
+    def board(self) -> str:
+        """The board fragment, which the hand's sort links ask for."""
+        return reverse("game_board", args=[self.game_id])
+
+    @cached_property
+    def deal_summary(self) -> str:
+        """The end-of-deal summary of the latest finished deal."""
+        return reverse("game_deal_summary", args=[self.game_id, self.summary_deal])
+
+
 def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | None = None,
                   hand_order: tuple[str, ...] = ()) -> dict:
     """Template context for ``games/_board.html`` from ``board`` (see module docstring).
@@ -535,6 +566,7 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
         "title": f"Your turn \u2014 {game}" if your_turn else str(game),
     })
     context.update(table_feel_context(board, names))
+    context["links"] = TableLinks(game.pk, context["summary_deal"])
     return context
 
 

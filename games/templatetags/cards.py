@@ -1,6 +1,9 @@
-"""Template tags that draw cards: ``{% card c %}``, ``{% card_back %}``."""
+"""Template tags that draw cards: ``{% card c %}``, ``{% meld_cards panel.cards %}``, ``{% card_back %}``."""
+from functools import lru_cache
+
 from django import template
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from games.engine.cards import COLOUR_NAMES, COLOUR_WILD, DISCARD1, DRAW5, RED_SUITS, SKIP, SUIT_SYMBOLS
 from games.engine.melds import show, show_code
@@ -48,14 +51,20 @@ def coloured_card(card, extra_class: str = "", stands_for: str = ""):
         extra_class, card.key, card_name(card), show(card), show(card), ACTION_SYMBOLS[card.code])
 
 
+CARD_FACES = 4096
+"""How many card faces ``card`` keeps drawn: more than a two-deck game shows in its marks and sizes."""
+
+
 @register.simple_tag
+@lru_cache(maxsize=CARD_FACES)
 def card(card, extra_class: str = "", wild: bool = False, stands_for: str = ""):
     """A face-up card, red or black: rank over suit in the corner (readable where cards overlap)
     and a large suit symbol, with ``data-card`` set to its key.
 
     ``wild`` adds a visible "wild" marker (W3, R5; a joker always has it); ``stands_for`` (a wild on
     the table, 0.3) adds what it stands for, e.g. ``=9♣``, and ``data-stands-for``. Frayzy's
-    cards: see ``coloured_card``.
+    cards: see ``coloured_card``. A face depends on these arguments alone, so each is drawn once
+    and kept (``CARD_FACES`` of them).
     """
     if card.is_coloured or card.is_action or card.code == COLOUR_WILD:
         return coloured_card(card, extra_class, stands_for)
@@ -75,6 +84,13 @@ def card(card, extra_class: str = "", wild: bool = False, stands_for: str = ""):
         '<span class="card {} {}" data-card="{}" role="img" aria-label="{}" title="{}"><span class="card-index">{}'
         '<span class="card-index-suit">{}</span></span><span class="card-suit" aria-hidden="true">{}</span>{}</span>',
         colour, extra_class, card.key, name, name, card.rank_name, symbol, symbol, marks)
+
+
+@register.simple_tag
+def meld_cards(cards) -> str:
+    """The cards of a meld on the table (``presenters.TableCard``), each wild with what it stands
+    for (0.3), drawn by ``card`` one after the other."""
+    return mark_safe("".join(card(c.card, "", False, c.stands_for) for c in cards))  # noqa: S308 (faces escaped)
 
 
 @register.simple_tag

@@ -2,6 +2,7 @@
 and ``name_heading``: a name shortened on screen (one line, or two in a heading), read out whole."""
 import html
 import re
+from functools import lru_cache
 
 from django import template
 from django.utils.html import escape, format_html
@@ -50,13 +51,27 @@ def name_heading(name) -> str:
     return _shortened("name-clamp", name, breakable(name))
 
 
+NAME_SETS = 256
+"""How many tables' sets of names ``short_names_in`` keeps its pattern for."""
+
+
+@lru_cache(maxsize=NAME_SETS)
+def _names_shortened(names: tuple[str, ...]) -> tuple[re.Pattern | None, dict[str, str]]:
+    """A pattern that finds ``names`` (escaped, the longest first) in escaped text, and each escaped
+    name shortened as by ``short_name``; None for no names."""
+    found = sorted({escape(name) for name in names}, key=len, reverse=True)
+    if not found:
+        return None, {}
+    return re.compile("|".join(map(re.escape, found))), {name: short_name(html.unescape(name)) for name in found}
+
+
 @register.filter
 def short_names_in(text, names) -> str:
     """``text`` escaped, each name of ``names`` in it shortened as by ``short_name`` (a move log
-    line: "<name> drew from the stock")."""
+    line: "<name> drew from the stock"). The names are the table's on every line, so their pattern
+    is built once (``NAME_SETS`` tables)."""
     shown = escape(text)
-    found = sorted({escape(name) for name in names}, key=len, reverse=True)
-    if not found:
+    pattern, shortened = _names_shortened(tuple(names))
+    if pattern is None:
         return shown
-    return mark_safe(re.sub("|".join(map(re.escape, found)),  # noqa: S308 (text and names escaped)
-                            lambda match: short_name(html.unescape(match.group())), shown))
+    return mark_safe(pattern.sub(lambda match: shortened[match.group()], shown))  # noqa: S308 (text and names escaped)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action, ChooseTarget, Discard, LayMeld, LayOff, PlayAction, SwapWild
 from ..candidates import candidate_melds
-from ..cards import COLOUR_WILD, DISCARD1, DRAW5, NUMBERS, SKIP, Card, coloured_deck
+from ..cards import COLOUR_WILD, COLOURS, DISCARD1, DRAW5, NUMBERS, SKIP, Card, coloured_deck
 from ..errors import IllegalAction
 from ..melds import MeldRules, declaration, extension_readings, show, swappable_wilds
 from ..state import DealState, HandResult, Phase
@@ -113,10 +113,12 @@ class Frayzy(Variant):
                 "draw_fives": self.draw_fives, "discard_ones": self.discard_ones}
 
     def describe_options(self) -> list[str]:
-        """The target (F18) and the deck (F1)."""
+        """The target (F18) and the deck (F1), its cards counted from the options rather than by
+        building the deck: every board and lobby line shows them."""
         extended = " (Extended Play)" if self.target == EXTENDED_TARGET else ""
+        size = self.copies * len(COLOURS) * len(NUMBERS) + self.wilds + self.skips + self.draw_fives + self.discard_ones
         return [f"The game ends when a player reaches {self.target} points{extended}; the lowest total wins.",
-                f"{len(self.deck())} cards: numbers 1-12 in four colours ({self.copies} of each), {self.wilds} Wilds, "
+                f"{size} cards: numbers 1-12 in four colours ({self.copies} of each), {self.wilds} Wilds, "
                 f"{self.skips} Skip, {self.draw_fives} Draw 5 and {self.discard_ones} Discard 1."]
 
     def deck(self) -> list[Card]:
