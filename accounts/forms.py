@@ -39,6 +39,15 @@ class HistoryFilterForm(forms.Form):
             raise forms.ValidationError(f"There is no player called {name}.")
         return user_id
 
+    def clean(self):
+        """A date range whose From is after its To is refused rather than shown empty."""
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            self.add_error("until", f"The To date ({until}) is before the From date ({since}): no day is in "
+                                    "that range.")
+        return data
+
     def filters(self) -> HistoryFilters:
         """The valid filters (call after ``is_valid``)."""
         data = self.cleaned_data

@@ -165,3 +165,11 @@ def test_dates_at_the_ends_of_the_calendar_and_odd_cursors_never_answer_5xx():
                   "until=9999-12-31&newer=0.0"):
         assert history(client, player, query).status_code == 200, query
 
+
+def test_a_date_range_that_ends_before_it_starts_is_a_form_error():
+    player, _ = player_with_games(3)
+    response = history(login(player), player, "since=2024-02-01&until=2024-01-01")
+    assert response.status_code == 400
+    assert "The To date (2024-01-01) is before the From date (2024-02-01)" in response.content.decode()
+    assert history(login(player), player, "since=2024-01-01&until=2024-01-01").status_code == 200
+
