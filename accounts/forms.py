@@ -20,7 +20,8 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 class HistoryFilterForm(forms.Form):
-    """The match history's filters (GET): game type, result, opponent's user name, date range."""
+    """The match history's filters (GET): game type, result, opponent's user name (people only: a
+    computer seat is a different player in every game), date range."""
 
     variant = forms.ChoiceField(label="Game", required=False, choices=game_choices)
     result = forms.ChoiceField(label="Result", required=False,
@@ -36,7 +37,8 @@ class HistoryFilterForm(forms.Form):
             return None
         user_id = get_user_model().objects.filter(username=name).values_list("pk", flat=True).first()
         if user_id is None:
-            raise forms.ValidationError(f"There is no player called {name}.")
+            raise forms.ValidationError(f"There is no player called {name}. Computer players cannot be chosen "
+                                        "here: give a person's user name.")
         return user_id
 
     def clean(self):

@@ -173,3 +173,11 @@ def test_a_date_range_that_ends_before_it_starts_is_a_form_error():
     assert "The To date (2024-01-01) is before the From date (2024-02-01)" in response.content.decode()
     assert history(login(player), player, "since=2024-01-01&until=2024-01-01").status_code == 200
 
+
+def test_a_computer_opponent_by_its_seat_name_is_refused_saying_why():
+    """The Against column names a computer seat "Computer 2 (normal)"; the filter takes people only
+    and says so."""
+    player, _ = player_with_games(3)
+    response = history(login(player), player, "opponent=Computer 2 (normal)")
+    assert response.status_code == 400
+    assert "Computer players cannot be chosen here" in response.content.decode()
