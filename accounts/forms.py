@@ -1,7 +1,8 @@
-"""Forms of the accounts pages: match history filters; the preferences page (which e-mails, quiet
-hours and time zone; declaring an absence)."""
+"""Forms of the accounts pages: sign-up (allauth's, with the user name's rules shown); match history
+filters; the preferences page (which e-mails, quiet hours and time zone; declaring an absence)."""
 from __future__ import annotations
 
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -12,6 +13,15 @@ from records.history import HistoryFilters
 
 from .models import PlayPreferences
 from .preferences import offered_time_zones
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up form (``ACCOUNT_FORMS``) with the user model's help text under the user
+    name: the characters a name may have."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].help_text = get_user_model()._meta.get_field("username").help_text
 
 
 def game_choices() -> list[tuple[str, str]]:
