@@ -1,7 +1,8 @@
-"""Forms of the accounts pages: match history filters; the preferences page (which e-mails, quiet
-hours and time zone; declaring an absence)."""
+"""Forms of the accounts pages: sign-up (allauth's, with the user name's rules shown); match history
+filters; the preferences page (which e-mails, quiet hours and time zone; declaring an absence)."""
 from __future__ import annotations
 
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -14,13 +15,23 @@ from .models import PlayPreferences
 from .preferences import offered_time_zones
 
 
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up form (``ACCOUNT_FORMS``) with the user model's help text under the user
+    name: the characters a name may have."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].help_text = get_user_model()._meta.get_field("username").help_text
+
+
 def game_choices() -> list[tuple[str, str]]:
     """"All games", then every registered variant by title."""
     return [("", "All games")] + [(name, v.title) for name, v in VARIANTS.items()]
 
 
 class HistoryFilterForm(forms.Form):
-    """The match history's filters (GET): game type, result, opponent's user name, date range."""
+    """The match history's filters (GET): game type, result, opponent's user name (people only: a
+    computer seat is a different player in every game), date range."""
 
     variant = forms.ChoiceField(label="Game", required=False, choices=game_choices)
     result = forms.ChoiceField(label="Result", required=False,
@@ -36,8 +47,18 @@ class HistoryFilterForm(forms.Form):
             return None
         user_id = get_user_model().objects.filter(username=name).values_list("pk", flat=True).first()
         if user_id is None:
-            raise forms.ValidationError(f"There is no player called {name}.")
+            raise forms.ValidationError(f"There is no player called {name}. Computer players cannot be chosen "
+                                        "here: give a person's user name.")
         return user_id
+
+    def clean(self):
+        """A date range whose From is after its To is refused rather than shown empty."""
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            self.add_error("until", f"The To date ({until}) is before the From date ({since}): no day is in "
+                                    "that range.")
+        return data
 
     def filters(self) -> HistoryFilters:
         """The valid filters (call after ``is_valid``)."""

@@ -1,12 +1,28 @@
 """The project's user model, and each user's play preferences and declared absences."""
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 
 class User(AbstractUser):
-    """A site user. Custom from the first migration so fields can be added later without pain."""
+    """A site user. Custom from the first migration so fields can be added later without pain.
+
+    A new user name is ASCII only, so that no name can look like another's (one with a Cyrillic
+    letter that looks Latin); allauth checks sign-ups with this field's validators, after the
+    adapter's NFKC normalisation. Names chosen before stay as they are and still log in."""
+
+    username_validator = ASCIIUsernameValidator()
+    username = models.CharField(
+        _("username"),
+        max_length=150,
+        unique=True,
+        help_text="Up to 150 characters: letters a-z and A-Z without accents, digits, and . _ - @ + only.",
+        validators=[username_validator],
+        error_messages={"unique": _("A user with that username already exists.")},
+    )
 
 
 class PlayPreferences(models.Model):

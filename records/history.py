@@ -89,7 +89,8 @@ def filtered(user, filters: HistoryFilters, *, include_private: bool = True) -> 
     if filters.since:
         rows = rows.filter(finished_at__gte=datetime.combine(filters.since, time.min, UTC))
     if filters.until:
-        rows = rows.filter(finished_at__lt=datetime.combine(filters.until + timedelta(days=1), time.min, UTC))
+        # The day's last instant, not the next day's first: the day after 9999-12-31 is no date.
+        rows = rows.filter(finished_at__lte=datetime.combine(filters.until, time.max, UTC))
     if not include_private:
         rows = rows.filter(is_private=False)
     return rows.order_by("-finished_at", "-game_id")

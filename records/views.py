@@ -28,12 +28,19 @@ def _refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
 
 
 STEP_DIGITS = 6
-"""Digits read from ``?step=``; a replay step past the last move shows the last one anyway."""
+"""Digits read from ``?step=``; a longer number is past any game's last move."""
 
 
 def _step(request: HttpRequest, default: int) -> int:
+    """The replay step asked for by ``?step=``, a whole number with an optional minus sign, for
+    ``replay_frame`` to clamp to the game's moves (past the end: the last move; below 0: the start);
+    ``default`` when absent or not a number."""
     text = request.GET.get("step", "")
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= STEP_DIGITS else default
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
+        return default
+    step = int(digits) if len(digits) <= STEP_DIGITS else 10**STEP_DIGITS
+    return -step if text.startswith("-") else step
 
 
 @login_required

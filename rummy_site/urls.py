@@ -1,6 +1,7 @@
 """Top-level URL configuration."""
 from django.contrib import admin
-from django.shortcuts import redirect
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import include, path
 
@@ -11,6 +12,18 @@ from rummy_site import converters, health  # noqa: F401 (converters registers <i
 def favicon(request):
     """``/favicon.ico``, asked for by browsers before (or without) a page's icon link: the SVG spade."""
     return redirect(static("favicon.svg"))
+
+
+RETRY_AFTER_SECONDS = 60
+"""What the 429 page asks to wait: the window of the sign-up and log-in rate limits."""
+
+
+def handler429(request: HttpRequest) -> HttpResponse:
+    """The page for a tripped allauth rate limit (allauth answers with ``<ROOT_URLCONF>.handler429``
+    when there is one): the site's 429.html, with a ``Retry-After`` header."""
+    response = render(request, "429.html", status=429)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
 urlpatterns = [

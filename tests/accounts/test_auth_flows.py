@@ -160,3 +160,52 @@ def test_password_reset_link_with_bad_key_is_refused(client):
 
     assert response.status_code == 200
     assert response.context["token_fail"] is True
+
+
+def sign_up(client, username):
+    """Post the sign-up form for ``username`` with a fresh e-mail address."""
+    return client.post(reverse("account_signup"), {"email": f"new-{len(username)}@example.com", "username": username,
+                                                   "password1": PASSWORD, "password2": PASSWORD})
+
+
+@pytest.mark.parametrize(("username", "message"), [
+    ("\uff41\uff4c\uff49\uff43\uff45", "A user with that username already exists."),  # full-width "alice"
+    ("\u0430lice", "may contain only unaccented lowercase a-z and uppercase A-Z letters"),  # Cyrillic "а"
+    ("Alice", "A user with that username already exists."),
+])
+def test_signup_refuses_names_that_look_like_anothers(client, username, message):
+    """The tester signed up as full-width "ａｌｉｃｅ" and as "аlice" with a Cyrillic "а" while "alice"
+    existed; both showed as "alice". A name is NFKC-normalised (full-width letters become ASCII) and
+    then must be ASCII, and a name taken in any letter case is refused."""
+    make_user("alice")
+
+    response = sign_up(client, username)
+
+    assert response.status_code == 200
+    assert any(message in error for error in response.context["form"].errors["username"])
+    assert list(get_user_model().objects.values_list("username", flat=True)) == ["alice"]
+
+
+def test_signup_takes_a_plain_ascii_name_and_stores_a_full_width_one_in_ascii(client):
+    make_user("alice")
+
+    assert sign_up(client, "bob.smith-2_x").status_code == 302
+    client.logout()
+    assert sign_up(client, "\uff43\uff41\uff52\uff4f\uff4c").status_code == 302  # full-width "carol"
+
+    assert set(get_user_model().objects.values_list("username", flat=True)) == {"alice", "bob.smith-2_x", "carol"}
+
+
+def test_signup_form_says_which_characters_a_user_name_may_have(client):
+    body = client.get(reverse("account_signup")).content.decode()
+
+    assert "letters a-z and A-Z without accents, digits, and . _ - @ + only" in body
+
+
+def test_a_user_whose_name_was_chosen_before_the_ascii_rule_still_logs_in(client):
+    user = make_user("jos\u00e9")
+
+    response = client.post(reverse("account_login"), {"login": "jos\u00e9", "password": PASSWORD})
+
+    assert response.status_code == 302
+    assert logged_in_user_id(client) == user.pk

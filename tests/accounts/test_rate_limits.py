@@ -43,6 +43,22 @@ def test_signup_is_limited_per_ip(client):
     assert get_user_model().objects.count() == allowed
 
 
+
+def test_the_signup_limit_answers_with_the_sites_page_saying_when_to_retry(client):
+    """The tester's sixth sign-up in a minute got a bare "429 Too Many Requests": now it is the
+    site's page, with its header, saying to wait a minute, and a Retry-After header."""
+    for number in range(rate_amount("signup")):
+        client.post(reverse("account_signup"), signup_data(number))
+        client.logout()
+
+    response = client.post(reverse("account_signup"), signup_data("over"))
+
+    assert response.status_code == 429
+    assert "base.html" in [template.name for template in response.templates]
+    body = response.content.decode()
+    assert 'class="site-nav"' in body and "Wait a minute, then try again." in body
+    assert response["Retry-After"] == "60"
+
 OWNER_ADDRESS, STRANGER_ADDRESS = "198.51.100.7", "203.0.113.9"
 
 

@@ -145,3 +145,39 @@ def test_history_and_profile_say_their_times_are_utc():
     assert '<th scope="col">Finished (UTC)</th>' in history(client, player).content.decode()
     profile = client.get(reverse("profile", args=[player.username])).content.decode()
     assert '<th scope="col">Finished (UTC)</th>' in profile and '<th scope="col">When (UTC)</th>' in profile
+
+
+def test_dates_at_the_ends_of_the_calendar_and_odd_cursors_never_answer_5xx():
+    """The "To" picker allows 9999-12-31: the history shows every game up to then (the day after it
+    is no date); a year past 9999 is a form error; a cursor at the last instant or past it pages
+    normally."""
+    player, _ = player_with_games(3)
+    client = login(player)
+    everything = games_on(history(client, player))
+    assert len(everything) == 3
+    for query in ("until=9999-12-31", "since=0001-01-01&until=9999-12-31"):
+        response = history(client, player, query)
+        assert response.status_code == 200 and games_on(response) == everything, query
+    assert games_on(history(client, player, "since=9999-12-31")) == []
+    for query in ("until=10000-01-01", "since=10000-01-01"):
+        assert history(client, player, query).status_code == 400, query
+    for query in ("older=253402300799999999.1", "newer=253402300799999999.1", "older=999999999999999999.1",
+                  "until=9999-12-31&newer=0.0"):
+        assert history(client, player, query).status_code == 200, query
+
+
+def test_a_date_range_that_ends_before_it_starts_is_a_form_error():
+    player, _ = player_with_games(3)
+    response = history(login(player), player, "since=2024-02-01&until=2024-01-01")
+    assert response.status_code == 400
+    assert "The To date (2024-01-01) is before the From date (2024-02-01)" in response.content.decode()
+    assert history(login(player), player, "since=2024-01-01&until=2024-01-01").status_code == 200
+
+
+def test_a_computer_opponent_by_its_seat_name_is_refused_saying_why():
+    """The Against column names a computer seat "Computer 2 (normal)"; the filter takes people only
+    and says so."""
+    player, _ = player_with_games(3)
+    response = history(login(player), player, "opponent=Computer 2 (normal)")
+    assert response.status_code == 400
+    assert "Computer players cannot be chosen here" in response.content.decode()

@@ -112,6 +112,19 @@ def test_replay_of_a_finished_game_steps_forward_and_back_face_up():
     assert f'data-step="{len(moves)}"' in last and "Forward &#x25B6;</span>" in last
 
 
+def test_a_replay_step_out_of_range_is_clamped_to_the_last_move_or_the_start():
+    """The tester's ``?step=99999999`` showed move 0: a step past the end (however long the number)
+    shows the last move, a negative one the start, on the replay and on the record page."""
+    game = computer_game("standard", seed="replay-clamp")
+    last = len(logged_moves(game))
+    client = login(make_user())
+    for step, shown in (("99999999", last), (str(last + 1), last), ("9" * 40, last),
+                        ("-1", 0), ("-99999999", 0), ("abc", 0)):
+        body = client.get(f"/games/{game.pk}/replay?step={step}").content.decode()
+        assert f'data-step="{shown}"' in body, step
+    assert f'data-step="{last}"' in record(client, game, step="99999999").content.decode()
+    assert 'data-step="0"' in record(client, game, step="-3").content.decode()
+
 def test_record_of_a_table_not_yet_dealt_and_replay_refused_until_dealt():
     table = make_table()
     client = login(table.created_by)
