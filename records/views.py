@@ -67,6 +67,7 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
                   if board.results and not game.rules.has_contracts else None),
         "frame": replay_frame(game, board.seats, board.seat, moves, _step(request, len(moves))) if board.view else None,
         "spectator": board.seat is None,
+        "chart_title": f"Running totals after each {game.rules.deal_word.lower()}",
         "title": f"Record of {game}",
     })
     return render(request, "records/record.html", context)
@@ -86,7 +87,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refused(request, Refusal(409, "not_started", "This game has not been dealt yet."))
     moves = logged_moves(board.game)
     frame = replay_frame(board.game, board.seats, board.seat, moves, _step(request, 0))
-    context = {"game": board.game, "frame": frame, "title": f"Replay of {board.game}", "spectator": board.seat is None}
+    context = {"game": board.game, "frame": frame, "title": f"Replay of {board.game}", "spectator": board.seat is None,
+               "deal_word": board.game.rules.deal_word}
     template = "records/_replay.html" if request.htmx else "records/replay.html"
     return render(request, template, context)
 

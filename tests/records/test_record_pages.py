@@ -82,7 +82,7 @@ def test_record_in_play_shows_the_commitment_but_not_the_seed_of_the_deal_in_pro
     player = game.seats.get(position=0).user
     body = record(login(player), game).content.decode()
     assert deal.commitment in body and deal.seed not in body and game.seed not in body
-    assert "secret until the deal ends" in body
+    assert "secret until the hand ends" in body
     assert "<code>draw</code>" in body and not re.search(r"<code>draw \w", body)
     board = login(player).get(f"/games/{game.pk}/").content.decode()
     assert "<code title=" in board and deal.commitment in board and deal.seed not in board
@@ -161,3 +161,19 @@ def test_the_record_of_a_game_aborted_when_its_people_left_names_them():
         f'<a href="{reverse("profile", args=[name])}">{name}</a> <span class="seat-handover" '
         f'data-testid="seat-handover">(left; Computer {number} (normal) played on)</span>'
         for number, name in ((1, "alice"), (2, "bob"))]
+
+
+@pytest.mark.parametrize(("variant", "word"), [("standard", "hand"), ("wild", "deal"), ("frayzy", "round")])
+def test_the_record_and_the_replay_name_a_deal_in_each_games_own_word(variant, word):
+    """Standard Rummy plays hands and Frayzy rounds: the record's chart, shuffle list and replay say
+    so (the trial found "Running totals after each deal" and "Start of deal" in every game)."""
+    game = people_game(variant, seed=f"words-{variant}", moves=None if variant != "wild" else 60)
+    client = login(game.seats.get(position=0).user)
+    page = client.get(reverse("game_record", args=[game.pk])).content.decode()
+    replay_page = client.get(reverse("game_replay", args=[game.pk]), {"step": 1}).content.decode()
+    if variant != "wild":
+        assert f"Running totals after each {word}" in page
+    assert re.search(rf'class="fold-count">\d+ {word}s?<', page)
+    assert f"· {word} 1 ·" in replay_page
+    others = {"hand", "deal", "round"} - {word}
+    assert not [other for other in others if f"Start of {other}" in page + replay_page or f"· {other} " in replay_page]

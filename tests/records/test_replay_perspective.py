@@ -105,5 +105,5 @@ def test_a_deals_last_move_is_labelled_with_that_deal():
     last = next(m for m, after in itertools.pairwise(moves) if after.deal != m.deal)
     assert game.status == Game.Status.ACTIVE and last.deal == 1
     client = login(game.seats.get(position=0).user)
-    assert f"· deal {last.deal} ·" in fragment(client, game, last.step)
-    assert f"· deal {last.deal + 1} ·" in fragment(client, game, last.step + 1)
+    assert f"· round {last.deal} ·" in fragment(client, game, last.step)
+    assert f"· round {last.deal + 1} ·" in fragment(client, game, last.step + 1)
