@@ -119,6 +119,16 @@ class HandCard:
         name = code_name(self.card.code)
         return f"{name}, copy {self.card.copy + 1}" if self.card.copy else name
 
+    @property
+    def label(self) -> str:
+        """The name of the card's checkbox in the hand, whose face is hidden from assistive
+        technology so the card is heard once: the face's own words (``card_name``: wild this
+        deal, an action card) and, for a later copy, its number (``"2 of clubs, wild, copy 2"``)."""
+        name = card_name(self.card, self.is_wild)
+        if self.card.is_action:
+            name += ", action card"
+        return f"{name}, copy {self.card.copy + 1}" if self.card.copy else name
+
 
 @dataclass(frozen=True)
 class TableCard:

@@ -198,6 +198,8 @@
       var label = document.getElementById("hand-" + key);
       if (!label || label.classList.contains("hand-card-drawn")) { return; }
       label.classList.add("hand-card-drawn");
+      var input = label.querySelector("input");
+      if (input) { input.setAttribute("aria-label", input.getAttribute("aria-label") + ", just drawn"); }
       var note = document.createElement("span");
       note.className = "hand-card-drawn-note";
       note.textContent = ", just drawn";

@@ -66,11 +66,12 @@ def test_the_frayzy_help_page_is_served():
 def test_the_board_writes_each_cards_colour_and_shows_the_start_card():
     game = frayzy_game(["R7 B12 W SKIP DRAW5 G3", "Y1 Y2"], discard="SKIP~1 Y9", melds=[(1, "R9 W~1=R10 R11")])
     body = board_of(game, 0)
-    assert 'data-card="R7" role="img" aria-label="red 7"' in body
+    assert 'value="R7" aria-label="red 7"' in body  # in the hand: the checkbox says the card
     assert '<span class="card-colour-name">red</span>' in body
     assert "card-colour-blue" in body and '\u25a0' in body  # blue is a square as well as blue
-    assert 'data-card="W" role="img" aria-label="Wild"' in body
-    assert 'data-card="SKIP" role="img" aria-label="Skip, action card"' in body
+    assert 'value="W" aria-label="Wild"' in body
+    assert 'value="SKIP" aria-label="Skip, action card"' in body
+    assert 'data-card="SKIP~1" role="img" aria-label="Skip, action card"' in body  # on the discard pile
     assert 'data-stands-for="R10">=Red 10</span>' in body
     assert 'data-testid="start-card"' in body and "Round 1" in body and reverse("help", args=["frayzy"]) in body
 

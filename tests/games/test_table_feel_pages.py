@@ -55,10 +55,15 @@ def test_a_wild_is_named_with_what_it_stands_for():
 
 
 def test_cards_are_images_named_in_words_and_only_the_banner_and_latest_move_are_live():
+    """Cards on the table are images named in words; a card in the hand is heard once, as its
+    checkbox (named in words), its face hidden from assistive technology."""
     game = game_at(build(["QH 2C 3C", "KS KD"], melds=[(1, "7H 7C 7D")], discard="9S", phase="draw"))
     body = board(game)
-    assert 'data-card="QH" role="img" aria-label="queen of hearts"' in body
+    assert 'value="QH" aria-label="queen of hearts"' in body
+    assert 'data-card="QH" aria-hidden="true" title="queen of hearts"' in body
+    assert 'data-card="QH" role="img"' not in body
     assert 'data-card="9S" role="img" aria-label="9 of spades"' in body
+    assert 'data-card="7H" role="img" aria-label="7 of hearts"' in body
     assert 'role="group" aria-label="Meld of ben"' in body
     assert '<span class="meld-owner" title="ben">ben</span>' in body  # its whole name where it is cut
     opening = re.search(r'<section id="board"[^>]*>', body).group(0)
