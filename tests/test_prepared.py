@@ -5,7 +5,6 @@ import datetime as dt
 
 import pytest
 from django.db import transaction
-from django.forms.models import model_to_dict
 from django.utils import timezone
 
 from accounts.models import Absence
