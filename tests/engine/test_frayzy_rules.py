@@ -134,6 +134,22 @@ def test_f4_the_start_card_is_shown_to_every_player():
     assert all(state.player_view(seat).start_card == start for seat in (None, 0, 1, 2))
 
 
+def test_f4_the_start_card_stays_the_one_turned_up_and_is_gone_once_taken():
+    state = frayzy(["R7 B10", "Y1 Y2"], discard="B7", phase="draw", turn=0, dealer=1)
+    assert state.player_view(1).start_card == card("B7")
+    state, _ = state.apply(0, TakeDiscard())
+    state, _ = state.apply(0, discard("B10"))
+    assert state.deal.discard == [card("B10")]
+    assert all(state.player_view(seat).start_card is None for seat in (None, 0, 1))
+
+
+def test_f4_a_dealt_start_card_is_kept_under_the_cards_discarded_on_it():
+    state = game_starting_with("DISCARD1", players=2)
+    dealer, start = state.deal.dealer, state.deal.discard[0]
+    state, _ = state.apply(dealer, Discard(state.deal.hands[dealer][0].key))
+    assert state.deal.start_card == start and state.player_view(None).start_card == start
+
+
 def test_f4_the_start_card_does_not_count_as_the_first_players_action_card():
     state = game_starting_with("DRAW5", players=2)
     dealer = state.deal.dealer

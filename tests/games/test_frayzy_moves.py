@@ -190,6 +190,19 @@ def test_a_skip_start_card_is_explained_on_every_board():
             board_of(game, position)
 
 
+def test_a_start_card_taken_away_is_no_longer_shown_and_a_later_discard_1_is_not_one():
+    game = frayzy_game(["R7 B10 DISCARD1 G4", "Y1 Y2"], discard="B7", phase="draw", turn=0, dealer=1)
+    mover = login(seat_to_move(game).user)
+    post_move(mover, game, {"type": "take_discard"}, game.version)
+    game.refresh_from_db()
+    post_move(mover, game, {"type": "play_action", "card": "DISCARD1"}, game.version)
+    game.refresh_from_db()
+    assert load_state(game).deal.discard[0].code == "DISCARD1"
+    for position in (0, 1):
+        body = board_of(game, position)
+        assert 'data-testid="start-card"' not in body and "The start card is a Discard 1" not in body
+
+
 def test_skip_with_two_players_says_the_player_goes_again():
     game = frayzy_game(["R7 SKIP", "Y1 Y2"])
     post_move(login(seat_to_move(game).user), game, {"type": "play_action", "card": "SKIP"}, game.version)
