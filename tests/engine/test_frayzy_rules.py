@@ -232,15 +232,16 @@ def test_f9_a_set_needs_three_cards_of_one_number():
     assert refused_meld("R7 B7 G8").code == "bad_meld"
 
 
-@pytest.mark.parametrize("cards, message", [
-    ("B5 B10~1 G3~1", "Blue 5 Blue 10 Green 3 is not a meld: a set needs one number and a run needs one colour."),
-    ("B5 G3 W", "Blue 5 Green 3 Wild is not a meld: a set needs one number and a run needs one colour."),
-    ("R4 R6 R7", "A run needs consecutive numbers: there is a gap between Red 4 and Red 6."),
-    ("R4 R4~1 R5", "A run cannot hold the same number twice."),
+@pytest.mark.parametrize("cards, rule, message", [
+    ("B5 B10~1 G3~1", "F9-F11",
+     "Blue 5 Blue 10 Green 3 is not a meld: a set needs one number and a run needs one colour."),
+    ("B5 G3 W", "F9-F11", "Blue 5 Green 3 Wild is not a meld: a set needs one number and a run needs one colour."),
+    ("R4 R6 R7", "F10", "A run needs consecutive numbers: there is a gap between Red 4 and Red 6."),
+    ("R4 R4~1 R5", "F10", "A run cannot hold the same number twice."),
 ])
-def test_f9_f10_meld_refusals_speak_of_numbers_and_colours(cards, message):
+def test_f9_f10_meld_refusals_speak_of_numbers_and_colours(cards, rule, message):
     refusal = refused_meld(cards)
-    assert (refusal.code, refusal.rule, refusal.message) == ("bad_meld", "F9-F11", message)
+    assert (refusal.code, refusal.rule, refusal.message) == ("bad_meld", rule, message)
 
 
 def test_f10_a_run_is_one_colour_in_sequence_up_to_12():
@@ -251,7 +252,7 @@ def test_f10_a_run_is_one_colour_in_sequence_up_to_12():
 
 def test_f10_edge_2_a_run_does_not_wrap_from_12_to_1():
     state = frayzy(["R1 B5", "B2 B3"], melds=[(1, "R10 R11 R12")])
-    refusal = expect_illegal(state, 0, lay_off(1, "R1"), "bad_lay_off", "F9-F11")
+    refusal = expect_illegal(state, 0, lay_off(1, "R1"), "bad_lay_off", "F10")
     assert "do not wrap" in refusal.message
     assert "do not wrap" in refused_meld("R11 R12 R1").message
 
