@@ -68,6 +68,8 @@ class MeldRules:
             each card standing for itself (R8: a set of 2s only).
         joker_sets: R8: a set made only of jokers is legal, each joker standing for itself (``"JK"``).
         wild_rule: rule number cited when a wild is refused, e.g. ``"W9"``.
+        wild_limit_rule: rule number cited when a meld holds too many wilds or too few naturals
+            (F11's one Wild, W9's one natural, R8's ratio); unused in a game without wilds.
         wild_codes: card codes that are always wild (Frayzy's ``"W"``, F11).
         rank_names: how the ranks 1.. are written (``RANKS``: A..K; Frayzy's ``NUMBERS``: 1..12),
             e.g. in what a wild of a set stands for (``"9"``) and in refusals.
@@ -95,6 +97,7 @@ class MeldRules:
     wild_rank_sets: bool = False
     joker_sets: bool = False
     wild_rule: str = ""
+    wild_limit_rule: str = ""
     wild_codes: frozenset[str] = field(default_factory=frozenset)
     rank_names: tuple[str, ...] = RANKS
     rank_word: str = "rank"
@@ -409,16 +412,16 @@ def meld_readings(cards: Sequence[Card], rules: MeldRules,
         if len(cards) < rules.set_min:
             return [], Reason(f"A set needs at least {rules.set_min} cards.", rules.set_rule)
         return [MeldShape(SET, tuple(cards), tuple((c, c.code) for c in cards))], None
-    if len(naturals) < rules.min_naturals:
-        return [], Reason(f"A meld needs at least {rules.min_naturals} natural card (one that is not wild).",
-                          rules.rule)
     if rules.max_wilds is not None and len(wilds) > rules.max_wilds:
-        return [], Reason(f"A meld may hold at most {rules.max_wilds} wild{'s' if rules.max_wilds != 1 else ''}.",
-                          rules.rule)
+        return [], Reason(f"A meld may hold at most {_count(rules.max_wilds, 'wild')}, not {len(wilds)}.",
+                          rules.wild_limit_rule)
+    if len(naturals) < rules.min_naturals:
+        return [], Reason(f"A meld needs at least {_count(rules.min_naturals, 'natural card')} (a natural is a card "
+                          "that is not wild).", rules.wild_limit_rule)
     if rules.wilds_at_most_naturals and len(wilds) > len(naturals):
         mixed = " (a set of wilds alone must be all 2s or all jokers)" if not naturals else ""
         return [], Reason(f"{_count(len(wilds), 'wild')} and {_count(len(naturals), 'natural')}: wilds may not "
-                          f"outnumber naturals{mixed}.", rules.rule)
+                          f"outnumber naturals{mixed}.", rules.wild_limit_rule)
     found: list[MeldShape] = []
     reasons: list[Reason | None] = []
     for wanted, reader in ((SET, _set_readings), (RUN, _run_readings)):

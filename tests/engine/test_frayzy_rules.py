@@ -259,9 +259,19 @@ def test_f10_edge_2_a_run_does_not_wrap_from_12_to_1():
 
 def test_f11_edge_3_a_second_wild_in_a_meld_is_refused():
     state = frayzy(["W~1 B5", "B2 B3"], melds=[(1, "B4 W=B5 B6")])
-    refusal = expect_illegal(state, 0, lay_off(1, "W~1=B7"), "bad_lay_off", "F9-F11")
+    refusal = expect_illegal(state, 0, lay_off(1, "W~1=B7"), "bad_lay_off", "F11")
     assert "at most 1 wild" in refusal.message
     assert refused_meld("R7 W W~1").code == "bad_meld"
+
+
+@pytest.mark.parametrize("cards, message", [
+    ("Y2 W W~1", "A meld may hold at most 1 wild, not 2."),
+    ("Y2 Y3 W W~1", "A meld may hold at most 1 wild, not 2."),
+    ("Y2 W", "A meld needs at least 2 natural cards (a natural is a card that is not wild)."),
+])
+def test_f11_more_than_one_wild_or_fewer_than_two_naturals_is_refused_citing_f11(cards, message):
+    refusal = refused_meld(cards)
+    assert (refusal.code, refusal.rule, refusal.message) == ("bad_meld", "F11", message)
 
 
 def test_f11_a_wild_in_a_set_stands_for_the_number_and_in_a_run_for_number_and_colour():

@@ -174,7 +174,7 @@ def test_draw_5_with_a_malformed_seat_is_refused():
 def test_a_second_wild_in_a_meld_is_refused():
     game = frayzy_game(["W B3", "Y1 Y2"], melds=[(1, "R9 W~1=R10 R11")])
     assert_move_refused(game, {"type": "lay_off", "meld": 1, "cards": ["W"], "wilds": {"W": "R12"}}, 422,
-                        "bad_lay_off", "A meld may hold at most 1 wild.")
+                        "bad_lay_off", "A meld may hold at most 1 wild, not 2.")
 
 
 def test_an_action_card_thrown_away_as_a_discard_is_refused():

@@ -37,8 +37,8 @@ DEFAULT_TARGET = 100
 EXTENDED_TARGET = 200
 MELD_RULES = MeldRules(rule="F9-F11", set_rule="F9", run_rule="F10", set_min=3, set_max=None, set_distinct_suits=False,
                        run_min=3, run_max=12, run_top=12, min_naturals=2, max_wilds=1, wild_rule="F11",
-                       wild_codes=frozenset({COLOUR_WILD}), rank_names=NUMBERS, rank_word="number",
-                       suit_word="colour")
+                       wild_limit_rule="F11", wild_codes=frozenset({COLOUR_WILD}), rank_names=NUMBERS,
+                       rank_word="number", suit_word="colour")
 """F9 (sets of 3+, any colours, duplicates, no maximum), F10 (runs of 3-12 of one colour within
 1-12, no wrap), F11 (the Wild stands for any number; at most one per meld, so 2 naturals at least;
 action cards never melded)."""
