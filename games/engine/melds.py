@@ -436,13 +436,21 @@ def meld_readings(cards: Sequence[Card], rules: MeldRules,
     return [], reasons[0] if len({c.rank for c in naturals}) == 1 else reasons[1]
 
 
+def _shown_key(key: str) -> str:
+    """A card key as players read it (``"7♦"``), or the key itself, quoted, when it names no card."""
+    try:
+        return show(parse_card(key))
+    except ValueError:
+        return f'"{key}"'
+
+
 def _declared(cards: Sequence[Card], wilds: Mapping[str, str], rules: MeldRules) -> dict[Card, str]:
     by_key = {c.key: c for c in cards}
     chosen: dict[Card, str] = {}
     for key, stands in wilds.items():
         card = by_key.get(key)
         if card is None or not rules.is_wild(card):
-            raise IllegalAction("bad_wild", f"{show(card or parse_card(key))} is not a wild among the cards played.",
+            raise IllegalAction("bad_wild", f"{_shown_key(key)} is not a wild among the cards played.",
                                 rules.wild_rule or rules.rule)
         chosen[card] = stands
     return chosen

@@ -216,6 +216,13 @@ def test_w10_anyone_may_lay_off_on_any_meld_a_set_needs_a_free_suit():
     assert meld_notation(after) == ["9S 9H 7D=9C 9D"]
 
 
+@pytest.mark.parametrize("key, shown", [("", '""'), ("ZZ", '"ZZ"'), ("9S", "9♠")])
+def test_0_3_a_declared_wild_that_names_no_card_played_is_refused(key, shown):
+    state = wild(["2C 9S 9D", "KH QH"], melds=[(1, "5H 6H 7H")], number=2)
+    refusal = expect_illegal(state, 0, LayOff(1, ("9D",), ((key, "AD"),)), "bad_wild", "W11")
+    assert refusal.message == f"{shown} is not a wild among the cards played."
+
+
 def test_w10_a_wild_laid_off_on_a_run_must_say_which_end():
     state = wild(["2C 9S 9D", "KH QH"], melds=[(1, "5H 6H 7H")], number=2)
     expect_illegal(state, 0, LayOff(1, ("2C",)), "choose_wild", "0.3")
