@@ -8,9 +8,10 @@ tells the notices when a person's turn starts or a game is abandoned (``hooks.tu
 checks the rows it was made for, so a job that runs late, twice, or after the game moved on does
 nothing wrong.
 
-- A turn starts when the seat to move changes (or a new deal starts). A person's seat then gets a
-  deadline: the table's ``time_per_move`` of running clock, where the clock stops during the owner's
-  declared absences at tables that allow it (``absence_stops_clock``).
+- A turn starts when the seat to move changes, a new deal starts, or a move ends in the draw phase
+  (the same seat again, as after a two-player Skip). A person's seat then gets a deadline: the
+  table's ``time_per_move`` of running clock, where the clock stops during the owner's declared
+  absences at tables that allow it (``absence_stops_clock``).
 - When a deadline passes the computer plays that turn (Move actor "deadline"). Two expired turns in
   a row put the seat on autopilot (actor "autopilot") until its owner takes the seat back.
 - A game in which no person's seat is active (all on autopilot) pauses; a game paused for 14 days is
@@ -28,6 +29,7 @@ from django_tasks import task
 from accounts.preferences import absences_of
 
 from . import hooks
+from .engine.state import Phase
 from .errors import Refusal
 from .job_queue import enqueue_together
 from .models import Deal, Game, Seat
@@ -120,9 +122,11 @@ def after_change(game: Game, seats: list[Seat] | None = None, rows=None) -> None
     ``store.LoadedGame`` of a move, whose current deal and seat facts spare the reads.
     Connected to ``hooks.change_accepted`` (``on_change_accepted``).
 
-    Starts a new turn when the seat to move or the deal changed, and queues the next computer move
-    when the seat to move is played by the computer: after ``RUMMY_COMPUTER_PAUSE_SECONDS`` at the
-    start of its turn, at once within it.
+    Starts a new turn when the seat to move or the deal changed, or when a move left the deal in
+    its draw phase, where every turn begins (0.2): so a seat that moves again, as after a Skip
+    with two players (F14), gets its full time again. Queues the next computer move when the seat
+    to move is played by the computer: after ``RUMMY_COMPUTER_PAUSE_SECONDS`` at the start of its
+    turn, at once within it.
     """
     if game.status != Game.Status.ACTIVE:
         if game.is_over:
@@ -131,13 +135,15 @@ def after_change(game: Game, seats: list[Seat] | None = None, rows=None) -> None
             else:
                 _set_deadlines(seats, None, None)
         return
-    if rows is not None and rows.deal is not None:
+    moved = rows is not None and rows.deal is not None
+    if moved:
         deal = (rows.deal.number, rows.deal.turn)
     else:
         deal = Deal.objects.filter(game=game).order_by("-number").values_list("number", "turn").first()
     seats = seats if seats is not None else list(game.seats.order_by("position"))
     seat = seats[deal[1]]
-    new_turn = (game.turn_deal, game.turn_position) != deal or game.turn_number == 0
+    turn_begun = moved and rows.deal.phase == Phase.DRAW
+    new_turn = turn_begun or (game.turn_deal, game.turn_position) != deal or game.turn_number == 0
     if new_turn:
         game.turn_deal = deal[0]
         _start_turn(game, seats, seat, timezone.now(), rows)

@@ -40,11 +40,20 @@ ACE_HIGH_RANK = 14
 
 
 @dataclass(frozen=True)
+class Reason:
+    """Why cards are not a meld: the refusal's ``message`` and the ``rule`` it cites (e.g. W8)."""
+
+    message: str
+    rule: str
+
+
+@dataclass(frozen=True)
 class MeldRules:
     """A variant's meld limits.
 
     Attributes:
-        rule: rule number cited in refusals, e.g. ``"S8"``.
+        rule: rule number cited when cards are no meld of either kind, e.g. ``"S8"``, ``"F9-F11"``.
+        set_rule / run_rule: rule number cited when cards are no set / no run (W7 / W8, F9 / F10).
         set_min / set_max: card count bounds for a set (``set_max`` None = no maximum).
         set_distinct_suits: True when a set may not hold one suit twice.
         run_min: the fewest cards in a run. run_max: the most (R7: 13), None for no cap.
@@ -59,6 +68,8 @@ class MeldRules:
             each card standing for itself (R8: a set of 2s only).
         joker_sets: R8: a set made only of jokers is legal, each joker standing for itself (``"JK"``).
         wild_rule: rule number cited when a wild is refused, e.g. ``"W9"``.
+        wild_limit_rule: rule number cited when a meld holds too many wilds or too few naturals
+            (F11's one Wild, W9's one natural, R8's ratio); unused in a game without wilds.
         wild_codes: card codes that are always wild (Frayzy's ``"W"``, F11).
         rank_names: how the ranks 1.. are written (``RANKS``: A..K; Frayzy's ``NUMBERS``: 1..12),
             e.g. in what a wild of a set stands for (``"9"``) and in refusals.
@@ -69,6 +80,8 @@ class MeldRules:
     """
 
     rule: str
+    set_rule: str
+    run_rule: str
     set_min: int = 3
     set_max: int | None = 4
     set_distinct_suits: bool = True
@@ -84,6 +97,7 @@ class MeldRules:
     wild_rank_sets: bool = False
     joker_sets: bool = False
     wild_rule: str = ""
+    wild_limit_rule: str = ""
     wild_codes: frozenset[str] = field(default_factory=frozenset)
     rank_names: tuple[str, ...] = RANKS
     rank_word: str = "rank"
@@ -171,8 +185,8 @@ def show_wild(card: Card, code: str) -> str:
     return f"{show(card)}={show_code(code)}"
 
 
-def _refuse(message: str, rules: MeldRules, code: str = "bad_meld") -> IllegalAction:
-    return IllegalAction(code, message, rules.rule)
+def _refuse(message: str, rule: str, code: str = "bad_meld") -> IllegalAction:
+    return IllegalAction(code, message, rule)
 
 
 def check_set(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
@@ -182,16 +196,16 @@ def check_set(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
         IllegalAction("bad_meld"): too few or too many cards, mixed ranks, or a suit twice.
     """
     if len(cards) < rules.set_min:
-        raise _refuse(f"A set needs at least {rules.set_min} cards of one {rules.rank_word}.", rules)
+        raise _refuse(f"A set needs at least {rules.set_min} cards of one {rules.rank_word}.", rules.set_rule)
     if len({c.rank for c in cards}) > 1:
         raise _refuse(f"A set needs cards of one {rules.rank_word}: {show_cards(cards)} mixes "
-                      f"{rules.rank_word}s.", rules)
+                      f"{rules.rank_word}s.", rules.set_rule)
     if rules.set_max is not None and len(cards) > rules.set_max:
-        raise _refuse(f"A set has at most {rules.set_max} cards.", rules)
+        raise _refuse(f"A set has at most {rules.set_max} cards.", rules.set_rule)
     if rules.set_distinct_suits:
         twice = [suit for suit, n in Counter(c.suit for c in cards).items() if n > 1]
         if twice:
-            raise _refuse(f"A set needs different suits: {SUIT_SYMBOLS[twice[0]]} appears twice.", rules)
+            raise _refuse(f"A set needs different suits: {SUIT_SYMBOLS[twice[0]]} appears twice.", rules.set_rule)
     return MeldShape(SET, tuple(cards))
 
 
@@ -208,43 +222,46 @@ def check_run(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
         used high where aces are low only.
     """
     if len(cards) < rules.run_min:
-        raise _refuse(f"A run needs at least {rules.run_min} cards of one {rules.suit_word} in sequence.", rules)
+        raise _refuse(f"A run needs at least {rules.run_min} cards of one {rules.suit_word} in sequence.",
+                      rules.run_rule)
     if rules.run_max is not None and len(cards) > rules.run_max:
-        raise _refuse(f"A run has at most {rules.run_max} cards.", rules)
+        raise _refuse(f"A run has at most {rules.run_max} cards.", rules.run_rule)
     if len({c.suit for c in cards}) > 1:
         raise _refuse(f"A run needs cards of one {rules.suit_word}: {show_cards(cards)} mixes "
-                      f"{rules.suit_word}s.", rules)
+                      f"{rules.suit_word}s.", rules.run_rule)
     ranks = [c.rank for c in cards]
     if len(set(ranks)) < len(ranks):
-        raise _refuse(f"A run cannot hold the same {rules.rank_word} twice.", rules)
+        raise _refuse(f"A run cannot hold the same {rules.rank_word} twice.", rules.run_rule)
     if _run_order(ranks):
         return MeldShape(RUN, tuple(sorted(cards, key=lambda c: c.rank)))
     high = [ACE_HIGH_RANK if r == 1 else r for r in ranks]
     if rules.ace_high and 1 in ranks and _run_order(high):
         return MeldShape(RUN, tuple(sorted(cards, key=lambda c: ACE_HIGH_RANK if c.rank == 1 else c.rank)))
     if not rules.ace_high and 1 in ranks and rules.run_top in ranks:
-        raise _refuse(rules.no_wrap_message(), rules)
+        raise _refuse(rules.no_wrap_message(), rules.run_rule)
     ordered = sorted(cards, key=lambda c: c.rank)
     gap = next((a, b) for a, b in zip(ordered, ordered[1:]) if b.rank - a.rank != 1)
     raise _refuse(f"A run needs consecutive {rules.rank_word}s: there is a gap between {show(gap[0])} and "
-                  f"{show(gap[1])}.", rules)
+                  f"{show(gap[1])}.", rules.run_rule)
 
 
 def _plain_meld(cards: Sequence[Card], rules: MeldRules) -> MeldShape:
     """Read a meld with no wild in it (e.g. rule S8)."""
     if len(cards) < min(rules.set_min, rules.run_min):
-        raise _refuse(f"A meld needs at least {min(rules.set_min, rules.run_min)} cards.", rules)
+        raise _refuse(f"A meld needs at least {min(rules.set_min, rules.run_min)} cards.", rules.rule)
     if len({c.rank for c in cards}) == 1:
         return check_set(cards, rules)
     if len({c.suit for c in cards}) == 1:
         return check_run(cards, rules)
-    raise _refuse(rules.not_a_meld(cards), rules)
+    raise _refuse(rules.not_a_meld(cards), rules.rule)
 
 
-def _unmeldable(cards: Sequence[Card], rules: MeldRules) -> str:
-    """Why a card among ``cards`` can never be melded (F11: action cards), or ``""``."""
+def _unmeldable(cards: Sequence[Card], rules: MeldRules) -> Reason | None:
+    """Why a card among ``cards`` can never be melded (F11: action cards), or None."""
     banned = next((c for c in cards if not rules.can_meld(c)), None)
-    return f"{show(banned)} cannot be melded: only number cards and wilds go into melds." if banned else ""
+    if banned is None:
+        return None
+    return Reason(f"{show(banned)} cannot be melded: only number cards and wilds go into melds.", rules.rule)
 
 
 def _count(n: int, noun: str) -> str:
@@ -258,33 +275,36 @@ def _set_rank(naturals: Sequence[Card], wilds: Sequence[tuple[Card, str]], rules
 
 
 def _set_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card],
-                  rules: MeldRules) -> tuple[list[MeldShape], str]:
+                  rules: MeldRules) -> tuple[list[MeldShape], Reason | None]:
     if len({c.rank for c in naturals}) > 1:
-        return [], f"A set needs cards of one {rules.rank_word}: {show_cards(naturals)} mixes {rules.rank_word}s."
+        return [], Reason(f"A set needs cards of one {rules.rank_word}: {show_cards(naturals)} mixes "
+                          f"{rules.rank_word}s.", rules.set_rule)
     if len(cards) < rules.set_min:
-        return [], f"A set needs at least {rules.set_min} cards of one {rules.rank_word}."
+        return [], Reason(f"A set needs at least {rules.set_min} cards of one {rules.rank_word}.", rules.set_rule)
     if rules.set_max is not None and len(cards) > rules.set_max:
-        return [], f"A set has at most {rules.set_max} cards."
+        return [], Reason(f"A set has at most {rules.set_max} cards.", rules.set_rule)
     rank = naturals[0].rank
     if not rules.set_distinct_suits:
-        return [MeldShape(SET, tuple(cards), tuple((w, rules.rank_names[rank - 1]) for w in wilds))], ""
+        return [MeldShape(SET, tuple(cards), tuple((w, rules.rank_names[rank - 1]) for w in wilds))], None
     held = [c.suit for c in naturals]
     if len(set(held)) < len(held):
         twice = next(suit for suit, n in Counter(held).items() if n > 1)
-        return [], f"A set needs different suits: {SUIT_SYMBOLS[twice]} appears twice."
+        return [], Reason(f"A set needs different suits: {SUIT_SYMBOLS[twice]} appears twice.", rules.set_rule)
     free = [suit for suit in SUITS if suit not in held]
     return [MeldShape(SET, tuple(cards), tuple((w, card_code(rank, suit)) for w, suit in zip(wilds, slots)))
-            for slots in permutations(free, len(wilds))], ""
+            for slots in permutations(free, len(wilds))], None
 
 
 def _run_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card],
-                  rules: MeldRules) -> tuple[list[MeldShape], str]:
+                  rules: MeldRules) -> tuple[list[MeldShape], Reason | None]:
     if len({c.suit for c in naturals}) > 1:
-        return [], f"A run needs cards of one {rules.suit_word}: {show_cards(naturals)} mixes {rules.suit_word}s."
+        return [], Reason(f"A run needs cards of one {rules.suit_word}: {show_cards(naturals)} mixes "
+                          f"{rules.suit_word}s.", rules.run_rule)
     if len(cards) < rules.run_min:
-        return [], f"A run needs at least {rules.run_min} cards of one {rules.suit_word} in sequence."
+        return [], Reason(f"A run needs at least {rules.run_min} cards of one {rules.suit_word} in sequence.",
+                          rules.run_rule)
     if rules.run_max is not None and len(cards) > rules.run_max:
-        return [], f"A run has at most {rules.run_max} cards."
+        return [], Reason(f"A run has at most {rules.run_max} cards.", rules.run_rule)
     suit, size = naturals[0].suit, len(cards)
     mappings = [{c: c.rank for c in naturals}]
     # A run of 13 holds every rank: read with the ace high it is the same meld, so it is read once, ace low (R7).
@@ -295,7 +315,7 @@ def _run_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card]
     for places in mappings:
         ranks = sorted(places.values())
         if len(set(ranks)) < len(ranks):
-            return [], f"A run cannot hold the same {rules.rank_word} twice."
+            return [], Reason(f"A run cannot hold the same {rules.rank_word} twice.", rules.run_rule)
         for low in range(max(1, ranks[-1] - size + 1), min(ranks[0], top - size + 1) + 1):
             gaps = [r for r in range(low, low + size) if r not in ranks]
             for order in permutations(wilds):
@@ -304,11 +324,12 @@ def _run_readings(cards: Sequence[Card], naturals: list[Card], wilds: list[Card]
                 found.append(MeldShape(RUN, table, tuple(
                     (w, card_code(1 if slot[w] == ACE_HIGH_RANK else slot[w], suit)) for w in table if w in wilds)))
     if found:
-        return found, ""
+        return found, None
     if not rules.ace_high and 1 in ranks and rules.run_top in ranks:
-        return [], rules.no_wrap_message()
-    return [], f"{show_cards(naturals)} and {len(wilds)} wild{'s' if len(wilds) != 1 else ''} cannot make a run " \
-               f"of {size} within {rules.rank_names[0]}..{rules.rank_names[min(top, len(rules.rank_names)) - 1]}."
+        return [], Reason(rules.no_wrap_message(), rules.run_rule)
+    last = rules.rank_names[min(top, len(rules.rank_names)) - 1]
+    return [], Reason(f"{show_cards(naturals)} and {_count(len(wilds), 'wild')} cannot make a run of {size} within "
+                      f"{rules.rank_names[0]}..{last}.", rules.run_rule)
 
 
 def reading_matters(cards: Sequence[str], declarations: Sequence[Sequence[tuple[str, str]]],
@@ -359,12 +380,14 @@ def _code_rank(code: str) -> int | None:
         return None
 
 
-def meld_readings(cards: Sequence[Card], rules: MeldRules, kind: str | None = None) -> tuple[list[MeldShape], str]:
+def meld_readings(cards: Sequence[Card], rules: MeldRules,
+                  kind: str | None = None) -> tuple[list[MeldShape], Reason | None]:
     """Every legal reading of ``cards`` as one meld (of ``kind`` when given) under ``rules``.
 
     A reading is a MeldShape whose ``wilds`` say what each wild stands for (0.3; W7-W9). Returns
-    ``(readings, reason)``: ``reason`` says why there is none when the list is empty. A meld
-    without wilds has at most one reading.
+    ``(readings, reason)``: when the list is empty, ``reason`` says why there is none and cites
+    the rule (a set's, a run's, or the variant's meld rules when the cards are neither); otherwise
+    it is None. A meld without wilds has at most one reading.
     """
     reason = _unmeldable(cards, rules)
     if reason:
@@ -376,39 +399,49 @@ def meld_readings(cards: Sequence[Card], rules: MeldRules, kind: str | None = No
             shape = (_plain_meld(cards, rules) if kind is None
                      else (check_set if kind == SET else check_run)(cards, rules))
         except IllegalAction as refusal:
-            return [], refusal.message
-        return [shape], ""
+            return [], Reason(refusal.message, refusal.rule)
+        return [shape], None
     if (rules.wild_rank_sets and not naturals and kind in (None, SET) and not any(c.is_joker for c in cards)
             and len({c.rank for c in cards}) == 1):
         try:
             check_set(cards, rules)
         except IllegalAction as refusal:
-            return [], refusal.message
-        return [MeldShape(SET, tuple(cards), tuple((c, c.code) for c in cards))], ""
+            return [], Reason(refusal.message, refusal.rule)
+        return [MeldShape(SET, tuple(cards), tuple((c, c.code) for c in cards))], None
     if rules.joker_sets and not naturals and kind in (None, SET) and all(c.is_joker for c in cards):
         if len(cards) < rules.set_min:
-            return [], f"A set needs at least {rules.set_min} cards."
-        return [MeldShape(SET, tuple(cards), tuple((c, c.code) for c in cards))], ""
-    if len(naturals) < rules.min_naturals:
-        return [], f"A meld needs at least {rules.min_naturals} natural card (one that is not wild)."
+            return [], Reason(f"A set needs at least {rules.set_min} cards.", rules.set_rule)
+        return [MeldShape(SET, tuple(cards), tuple((c, c.code) for c in cards))], None
     if rules.max_wilds is not None and len(wilds) > rules.max_wilds:
-        return [], f"A meld may hold at most {rules.max_wilds} wild{'s' if rules.max_wilds != 1 else ''}."
+        return [], Reason(f"A meld may hold at most {_count(rules.max_wilds, 'wild')}, not {len(wilds)}.",
+                          rules.wild_limit_rule)
+    if len(naturals) < rules.min_naturals:
+        return [], Reason(f"A meld needs at least {_count(rules.min_naturals, 'natural card')} (a natural is a card "
+                          "that is not wild).", rules.wild_limit_rule)
     if rules.wilds_at_most_naturals and len(wilds) > len(naturals):
         mixed = " (a set of wilds alone must be all 2s or all jokers)" if not naturals else ""
-        return [], (f"{_count(len(wilds), 'wild')} and {_count(len(naturals), 'natural')}: wilds may not "
-                    f"outnumber naturals{mixed}.")
+        return [], Reason(f"{_count(len(wilds), 'wild')} and {_count(len(naturals), 'natural')}: wilds may not "
+                          f"outnumber naturals{mixed}.", rules.wild_limit_rule)
     found: list[MeldShape] = []
-    reasons: list[str] = []
+    reasons: list[Reason | None] = []
     for wanted, reader in ((SET, _set_readings), (RUN, _run_readings)):
         if kind in (None, wanted):
             shapes, reason = reader(cards, naturals, wilds, rules)
             found += shapes
             reasons.append(reason)
     if found or kind is not None:
-        return found, next((r for r in reasons if r), "")
+        return found, None if found else next((r for r in reasons if r), None)
     if len({c.rank for c in naturals}) > 1 and len({c.suit for c in naturals}) > 1:
-        return [], rules.not_a_meld(cards)
+        return [], Reason(rules.not_a_meld(cards), rules.rule)
     return [], reasons[0] if len({c.rank for c in naturals}) == 1 else reasons[1]
+
+
+def _shown_key(key: str) -> str:
+    """A card key as players read it (``"7♦"``), or the key itself, quoted, when it names no card."""
+    try:
+        return show(parse_card(key))
+    except ValueError:
+        return f'"{key}"'
 
 
 def _declared(cards: Sequence[Card], wilds: Mapping[str, str], rules: MeldRules) -> dict[Card, str]:
@@ -417,7 +450,7 @@ def _declared(cards: Sequence[Card], wilds: Mapping[str, str], rules: MeldRules)
     for key, stands in wilds.items():
         card = by_key.get(key)
         if card is None or not rules.is_wild(card):
-            raise IllegalAction("bad_wild", f"{show(card or parse_card(key))} is not a wild among the cards played.",
+            raise IllegalAction("bad_wild", f"{_shown_key(key)} is not a wild among the cards played.",
                                 rules.wild_rule or rules.rule)
         chosen[card] = stands
     return chosen
@@ -463,16 +496,19 @@ def read_meld(cards: Sequence[Card], rules: MeldRules, wilds: Mapping[str, str] 
     declared = _declared(cards, wilds or {}, rules)
     readings, reason = meld_readings(cards, rules, kind)
     if not readings:
-        raise _refuse(reason, rules)
+        raise _refuse(reason.message, reason.rule)
     return choose_reading(readings, declared, rules)
 
 
-def extension_readings(meld: MeldShape, cards: Sequence[Card], rules: MeldRules) -> tuple[list[MeldShape], str]:
-    """Every reading of ``meld`` grown by ``cards`` that keeps each table wild's record (0.3, S9, W10)."""
+def extension_readings(meld: MeldShape, cards: Sequence[Card],
+                       rules: MeldRules) -> tuple[list[MeldShape], Reason | None]:
+    """Every reading of ``meld`` grown by ``cards`` that keeps each table wild's record (0.3, S9,
+    W10), and the Reason when there is none (as ``meld_readings``)."""
     readings, reason = meld_readings([*meld.cards, *cards], rules, meld.kind)
     kept = [r for r in readings if all(r.stands_for(c) == code for c, code in meld.wilds)]
     if readings and not kept:
-        reason = "The wilds on the table keep what they stand for."
+        reason = Reason("The wilds on the table keep what they stand for.",
+                        rules.set_rule if meld.kind == SET else rules.run_rule)
     return kept, reason
 
 
@@ -489,17 +525,18 @@ def extend_meld(meld: MeldShape, cards: Sequence[Card], rules: MeldRules,
     declared = _declared(cards, wilds or {}, rules)
     reason = _unmeldable(cards, rules)
     if reason:
-        raise _refuse(reason, rules, "bad_lay_off")
+        raise _refuse(reason.message, reason.rule, "bad_lay_off")
     if not meld.wilds and not any(rules.is_wild(c) for c in cards):
         check = check_set if meld.kind == SET else check_run
         try:
             return check([*meld.cards, *cards], rules)
         except IllegalAction as refusal:
             raise _refuse(f"{show_cards(cards)} does not fit {show_cards(meld.cards)}. {refusal.message}",
-                          rules, "bad_lay_off") from None
+                          refusal.rule, "bad_lay_off") from None
     readings, reason = extension_readings(meld, cards, rules)
     if not readings:
-        raise _refuse(f"{show_cards(cards)} does not fit {show_cards(meld.cards)}. {reason}", rules, "bad_lay_off")
+        raise _refuse(f"{show_cards(cards)} does not fit {show_cards(meld.cards)}. {reason.message}", reason.rule,
+                      "bad_lay_off")
     return choose_reading(readings, declared, rules, dict(meld.wilds))
 
 

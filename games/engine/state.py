@@ -105,6 +105,8 @@ class DealState:
         played_this_turn / played_before: melds and lay-offs, for "going rummy" (S14).
         next_meld_id: id for the next meld laid.
         laid_down: per seat, whether it laid its contract this round (Frustration, R10/R11).
+        start_card: Frayzy: the card turned up to start the discard pile (F4), None once it has
+            been taken from the pile (F6).
     """
 
     number: int
@@ -125,6 +127,7 @@ class DealState:
     wild_rank: int | None = None
     pending: list[Card] = field(default_factory=list)
     laid_down: list[bool] = field(default_factory=list)
+    start_card: Card | None = None
 
     def copy(self) -> DealState:
         """A copy whose lists can change without touching this one."""
@@ -160,7 +163,7 @@ class PlayerView:
     wild rank (W3), the seat's own pending cards (W6), streaks (W14) and the number of deals (W15,
     None when the game ends on points); in Frustration Rummy ``totals`` are the contracts (R4) and
     ``laid_down`` says who laid their contract this round (R10); in Frayzy ``start_card`` is the card
-    turned up to start the discard pile (F4). Never another hand or the order of the stock.
+    turned up to start the discard pile (F4), None once taken. Never another hand or the order of the stock.
     """
 
     seat: int | None

@@ -40,6 +40,9 @@ FRAYZY_START_DRAW_FIVE = ("frayzy", 2, lambda: frayzy(
 FRAYZY_START_DISCARD_ONE = ("frayzy", 2, lambda: frayzy(
     ["R7 B3 G9 Y4 R1 B8 G11 Y9", "Y1 Y2 B5 B6 R3 R4 G7"], discard="DISCARD1 R5"))
 """A Discard 1 turned up to start the pile: its small start card ("DISCA 1" at 320 px, issue 19)."""
+FRAYZY_CLOSED = ("frayzy", 2, lambda: frayzy(
+    ["R7 B3 G9 Y4 R1 B8 G11", "Y1 Y2 B5 B6 R3 R4 G7"], discard="R5 Y12 DISCARD1", phase="draw"))
+"""A Discard 1 on top of the pile: the pile is closed (F6) and says so under its card."""
 
 TABLE_SCENES = {
     "standard-draw": STANDARD_DRAW,
@@ -51,6 +54,7 @@ TABLE_SCENES = {
     "frayzy-play": FRAYZY_PLAY,
     "frayzy-draw-five": FRAYZY_START_DRAW_FIVE,
     "frayzy-discard-one": FRAYZY_START_DISCARD_ONE,
+    "frayzy-closed": FRAYZY_CLOSED,
     "frayzy-full-hand": FRAYZY_FULL_HAND,
 }
 PEOPLE = ["ana", "ben", "cat", "dan"]

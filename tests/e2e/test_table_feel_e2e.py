@@ -512,3 +512,29 @@ def test_the_card_just_drawn_is_marked_until_the_turn_ends(ana):
     ana.reload()
     expect(hand).to_have_count(10)
     expect(ana.locator(".hand-card-drawn")).to_have_count(0)
+
+
+def test_a_closed_discard_pile_keeps_its_card_its_own_size(ana):
+    """F6's "closed: action card on top" note sits under the pile's card and never widens it: the
+    top card (a Discard 1, as wide as its name) is as big with the note as without it, as tall as
+    the stock's card and not much wider, at every width."""
+    game = make_table_scene("frayzy-closed")
+    ana.goto(game.get_absolute_url())
+    note = ana.locator("[data-testid=discard-closed]")
+    expect(note).to_be_visible()
+    top, stock = ana.locator("#board .pile-discard .card"), ana.locator("#board .pile-stock .card")
+    found = {}
+    for size in (DESKTOP, PHONE, NARROWEST):
+        ana.set_viewport_size(size)
+        screenshot(ana, "frayzy-closed", size)
+        with_note, stock_box, note_box = top.bounding_box(), stock.bounding_box(), note.bounding_box()
+        note.evaluate("note => { note.hidden = true; }")
+        without_note = top.bounding_box()
+        note.evaluate("note => { note.hidden = false; }")
+        card = (round(with_note["width"]), round(with_note["height"]))
+        if (card != (round(without_note["width"]), round(without_note["height"]))
+                or card[1] != round(stock_box["height"]) or card[0] > 1.25 * stock_box["width"]
+                or note_box["y"] < with_note["y"] + with_note["height"]):
+            found[size["width"]] = {"top": card, "without the note": (without_note["width"], without_note["height"]),
+                                    "stock": (stock_box["width"], stock_box["height"]), "note at": note_box["y"]}
+    assert found == {}

@@ -195,12 +195,18 @@ def frustration(hands: list[str], **fields) -> GameState:
     return build(hands, variant=FrustrationRummy(), **fields)
 
 
-def frayzy(hands: list[str], **fields) -> GameState:
+def frayzy(hands: list[str], start_card: str | None = None, **fields) -> GameState:
     """``build`` for Frayzy (116 cards, F1), cards written ``R7``, ``W``, ``SKIP``, a second copy
-    ``R7~1``, a table wild ``W=R10``; the phase defaults to ``play``. Every other field as in ``build``."""
+    ``R7~1``, a table wild ``W=R10``; the phase defaults to ``play``. ``start_card``: the card
+    turned up at the deal (F4), by default the bottom of the discard pile; ``""`` for one taken
+    away. Every other field as in ``build``."""
     fields.setdefault("phase", Phase.PLAY)
     fields.setdefault("variant", Frayzy())
-    return build(hands, **fields)
+    state = build(hands, **fields)
+    if start_card is None:
+        start_card = state.deal.discard[0].key if state.deal.discard else ""
+    state.deal.start_card = card(start_card) if start_card else None
+    return state
 
 
 def meld_notation(state: GameState) -> list[str]:

@@ -134,6 +134,22 @@ def test_f4_the_start_card_is_shown_to_every_player():
     assert all(state.player_view(seat).start_card == start for seat in (None, 0, 1, 2))
 
 
+def test_f4_the_start_card_stays_the_one_turned_up_and_is_gone_once_taken():
+    state = frayzy(["R7 B10", "Y1 Y2"], discard="B7", phase="draw", turn=0, dealer=1)
+    assert state.player_view(1).start_card == card("B7")
+    state, _ = state.apply(0, TakeDiscard())
+    state, _ = state.apply(0, discard("B10"))
+    assert state.deal.discard == [card("B10")]
+    assert all(state.player_view(seat).start_card is None for seat in (None, 0, 1))
+
+
+def test_f4_a_dealt_start_card_is_kept_under_the_cards_discarded_on_it():
+    state = game_starting_with("DISCARD1", players=2)
+    dealer, start = state.deal.dealer, state.deal.discard[0]
+    state, _ = state.apply(dealer, Discard(state.deal.hands[dealer][0].key))
+    assert state.deal.start_card == start and state.player_view(None).start_card == start
+
+
 def test_f4_the_start_card_does_not_count_as_the_first_players_action_card():
     state = game_starting_with("DRAW5", players=2)
     dealer = state.deal.dealer
@@ -216,15 +232,16 @@ def test_f9_a_set_needs_three_cards_of_one_number():
     assert refused_meld("R7 B7 G8").code == "bad_meld"
 
 
-@pytest.mark.parametrize("cards, message", [
-    ("B5 B10~1 G3~1", "Blue 5 Blue 10 Green 3 is not a meld: a set needs one number and a run needs one colour."),
-    ("B5 G3 W", "Blue 5 Green 3 Wild is not a meld: a set needs one number and a run needs one colour."),
-    ("R4 R6 R7", "A run needs consecutive numbers: there is a gap between Red 4 and Red 6."),
-    ("R4 R4~1 R5", "A run cannot hold the same number twice."),
+@pytest.mark.parametrize("cards, rule, message", [
+    ("B5 B10~1 G3~1", "F9-F11",
+     "Blue 5 Blue 10 Green 3 is not a meld: a set needs one number and a run needs one colour."),
+    ("B5 G3 W", "F9-F11", "Blue 5 Green 3 Wild is not a meld: a set needs one number and a run needs one colour."),
+    ("R4 R6 R7", "F10", "A run needs consecutive numbers: there is a gap between Red 4 and Red 6."),
+    ("R4 R4~1 R5", "F10", "A run cannot hold the same number twice."),
 ])
-def test_f9_f10_meld_refusals_speak_of_numbers_and_colours(cards, message):
+def test_f9_f10_meld_refusals_speak_of_numbers_and_colours(cards, rule, message):
     refusal = refused_meld(cards)
-    assert (refusal.code, refusal.rule, refusal.message) == ("bad_meld", "F9-F11", message)
+    assert (refusal.code, refusal.rule, refusal.message) == ("bad_meld", rule, message)
 
 
 def test_f10_a_run_is_one_colour_in_sequence_up_to_12():
@@ -235,16 +252,26 @@ def test_f10_a_run_is_one_colour_in_sequence_up_to_12():
 
 def test_f10_edge_2_a_run_does_not_wrap_from_12_to_1():
     state = frayzy(["R1 B5", "B2 B3"], melds=[(1, "R10 R11 R12")])
-    refusal = expect_illegal(state, 0, lay_off(1, "R1"), "bad_lay_off", "F9-F11")
+    refusal = expect_illegal(state, 0, lay_off(1, "R1"), "bad_lay_off", "F10")
     assert "do not wrap" in refusal.message
     assert "do not wrap" in refused_meld("R11 R12 R1").message
 
 
 def test_f11_edge_3_a_second_wild_in_a_meld_is_refused():
     state = frayzy(["W~1 B5", "B2 B3"], melds=[(1, "B4 W=B5 B6")])
-    refusal = expect_illegal(state, 0, lay_off(1, "W~1=B7"), "bad_lay_off", "F9-F11")
+    refusal = expect_illegal(state, 0, lay_off(1, "W~1=B7"), "bad_lay_off", "F11")
     assert "at most 1 wild" in refusal.message
     assert refused_meld("R7 W W~1").code == "bad_meld"
+
+
+@pytest.mark.parametrize("cards, message", [
+    ("Y2 W W~1", "A meld may hold at most 1 wild, not 2."),
+    ("Y2 Y3 W W~1", "A meld may hold at most 1 wild, not 2."),
+    ("Y2 W", "A meld needs at least 2 natural cards (a natural is a card that is not wild)."),
+])
+def test_f11_more_than_one_wild_or_fewer_than_two_naturals_is_refused_citing_f11(cards, message):
+    refusal = refused_meld(cards)
+    assert (refusal.code, refusal.rule, refusal.message) == ("bad_meld", "F11", message)
 
 
 def test_f11_a_wild_in_a_set_stands_for_the_number_and_in_a_run_for_number_and_colour():

@@ -113,6 +113,7 @@ def test_r8_wilds_never_outnumber_naturals_also_after_a_lay_off():
     with pytest.raises(IllegalAction) as refused:
         extend_meld(grown, cards("2S"), RULES, {"2S": "JH"})
     assert "4 wilds and 3 naturals: wilds may not outnumber naturals" in refused.value.message
+    assert refused.value.rule == "R8"
 
 
 def test_r8_a_set_of_2s_is_extended_only_with_2s_and_jokers_only_with_jokers():

@@ -190,7 +190,7 @@ def test_w8_edge_2_an_ace_wild_stands_for_the_ace_and_scores_25_in_hand():
 
 def test_w9_a_meld_needs_a_natural_so_an_all_wild_run_is_refused():
     readings, reason = meld_readings(cards("7C 7D 7S"), rules_for(7), "run")
-    assert readings == [] and "natural" in reason
+    assert readings == [] and reason.message.startswith("A meld needs at least 1 natural card ") and reason.rule == "W9"
     assert read_meld(cards("7C 7D 7H"), BASE_MELD_RULES).kind == "set"  # without a wild rank: plain 7s
 
 
@@ -214,6 +214,13 @@ def test_w10_anyone_may_lay_off_on_any_meld_a_set_needs_a_free_suit():
     expect_illegal(state, 0, lay_off(1, "9C"), "bad_lay_off", "W7")
     after, _ = state.apply(0, lay_off(1, "9D"))
     assert meld_notation(after) == ["9S 9H 7D=9C 9D"]
+
+
+@pytest.mark.parametrize("key, shown", [("", '""'), ("ZZ", '"ZZ"'), ("9S", "9♠")])
+def test_0_3_a_declared_wild_that_names_no_card_played_is_refused(key, shown):
+    state = wild(["2C 9S 9D", "KH QH"], melds=[(1, "5H 6H 7H")], number=2)
+    refusal = expect_illegal(state, 0, LayOff(1, ("9D",), ((key, "AD"),)), "bad_wild", "W11")
+    assert refusal.message == f"{shown} is not a wild among the cards played."
 
 
 def test_w10_a_wild_laid_off_on_a_run_must_say_which_end():

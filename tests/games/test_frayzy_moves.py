@@ -175,7 +175,7 @@ def test_draw_5_with_a_malformed_seat_is_refused():
 def test_a_second_wild_in_a_meld_is_refused():
     game = frayzy_game(["W B3", "Y1 Y2"], melds=[(1, "R9 W~1=R10 R11")])
     assert_move_refused(game, {"type": "lay_off", "meld": 1, "cards": ["W"], "wilds": {"W": "R12"}}, 422,
-                        "bad_lay_off", "A meld may hold at most 1 wild.")
+                        "bad_lay_off", "A meld may hold at most 1 wild, not 2.")
 
 
 def test_an_action_card_thrown_away_as_a_discard_is_refused():
@@ -189,6 +189,19 @@ def test_a_skip_start_card_is_explained_on_every_board():
     for position in (0, 1, 2):
         assert "The start card is a Skip: bob loses the first turn and cat plays first (rule F4)." in \
             board_of(game, position)
+
+
+def test_a_start_card_taken_away_is_no_longer_shown_and_a_later_discard_1_is_not_one():
+    game = frayzy_game(["R7 B10 DISCARD1 G4", "Y1 Y2"], discard="B7", phase="draw", turn=0, dealer=1)
+    mover = login(seat_to_move(game).user)
+    post_move(mover, game, {"type": "take_discard"}, game.version)
+    game.refresh_from_db()
+    post_move(mover, game, {"type": "play_action", "card": "DISCARD1"}, game.version)
+    game.refresh_from_db()
+    assert load_state(game).deal.discard[0].code == "DISCARD1"
+    for position in (0, 1):
+        body = board_of(game, position)
+        assert 'data-testid="start-card"' not in body and "The start card is a Discard 1" not in body
 
 
 def test_skip_with_two_players_says_the_player_goes_again():

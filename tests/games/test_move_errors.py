@@ -619,7 +619,7 @@ FRAYZY_REFUSALS = {
     "second wild in a meld": (
         dict(hands=["W B3", "Y1 Y2"], melds=[(1, "R9 W~1=R10 R11")]), [],
         {"type": "lay_off", "meld": 1, "cards": ["W"], "wilds": {"W": "R12"}}, "bad_lay_off",
-        "A meld may hold at most 1 wild."),
+        "A meld may hold at most 1 wild, not 2."),
 }
 
 

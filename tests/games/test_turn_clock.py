@@ -12,7 +12,17 @@ from django.urls import reverse
 from accounts.preferences import AbsenceRefused, declare_absence
 from games import jobs, turn_clock
 from games.models import DAY, HOUR, Game, Move
-from tests.factories import load_state, login, make_started_game, make_user, run_due_jobs, seat_to_move, seats_of
+from tests.engine.builders import frayzy
+from tests.factories import (
+    load_state,
+    login,
+    make_started_game,
+    make_user,
+    put_position,
+    run_due_jobs,
+    seat_to_move,
+    seats_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -282,3 +292,29 @@ def test_a_stopped_worker_catches_up_when_it_starts(clock):
     game.refresh_from_db()
     assert Move.objects.filter(game=game).exists()
     assert seat_to_move(game).user_id is not None
+
+
+def test_a_skip_with_two_players_gives_the_same_seat_a_new_full_turn(clock):
+    """F14: with two players a Skip gives its player another full turn: the clock starts again."""
+    from games import services
+
+    game = make_started_game(players=2, seed="clock-skip", variant="frayzy", time_per_move=DAY)
+    mover = seat_to_move(game)
+    hands = ["R7 B3 SKIP", "Y1 Y2 Y3"]
+    put_position(game, frayzy(hands if mover.position == 0 else hands[::-1], discard="G5", turn=mover.position).deal)
+    clock.shift(dt.timedelta(hours=20))
+    game.refresh_from_db()
+    turn = game.turn_number
+    services.submit_move(mover.user, game.pk, game.version, {"type": "play_action", "card": "SKIP"})
+    game.refresh_from_db()
+    mover.refresh_from_db()
+    assert seat_to_move(game).pk == mover.pk and game.turn_number == turn + 1
+    assert mover.deadline == START + dt.timedelta(hours=20, seconds=DAY)
+
+    clock.shift(dt.timedelta(hours=5))  # past the first turn's deadline: the new turn runs on
+    run_due_jobs()
+    game.refresh_from_db()
+    assert not game.turn_expired and not Move.objects.filter(game=game, actor=Move.Actor.DEADLINE).exists()
+    clock.shift(dt.timedelta(seconds=DAY))
+    run_due_jobs()
+    assert Move.objects.filter(game=game, seat=mover, actor=Move.Actor.DEADLINE).exists()

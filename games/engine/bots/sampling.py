@@ -120,6 +120,7 @@ def sample_state(variant, view: PlayerView, memory: Memory | None, rng: random.R
         taken_discard=view.taken_discard, rebuilds=view.rebuilds,
         played_before=[any(m.owner == s for m in melds) for s in range(view.players)],
         next_meld_id=max((m.id for m in melds), default=0) + 1, wild_rank=view.wild_rank,
-        pending=list(view.pending), laid_down=list(view.laid_down))
+        pending=list(view.pending), laid_down=list(view.laid_down),
+        start_card=start)
     return GameState(variant, view.players, f"{rng.getrandbits(64):016x}", list(view.totals), deal,
                      last_result=view.last_result, streaks=list(view.streaks))

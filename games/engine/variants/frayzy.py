@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action, ChooseTarget, Discard, LayMeld, LayOff, PlayAction, SwapWild
 from ..candidates import candidate_melds
-from ..cards import COLOUR_WILD, COLOURS, DISCARD1, DRAW5, NUMBERS, SKIP, Card, coloured_deck
+from ..cards import COLOUR_WILD, COLOURS, DISCARD1, DRAW5, NUMBERS, SKIP, Card, coloured_deck, parse_card
 from ..errors import IllegalAction
 from ..melds import MeldRules, declaration, extension_readings, show, swappable_wilds
 from ..state import DealState, HandResult, Phase
@@ -35,10 +35,10 @@ NUMBER_CARD_POINTS = 5
 OTHER_CARD_POINTS = 10
 DEFAULT_TARGET = 100
 EXTENDED_TARGET = 200
-MELD_RULES = MeldRules(rule="F9-F11", set_min=3, set_max=None, set_distinct_suits=False, run_min=3, run_max=12,
-                       run_top=12, min_naturals=2, max_wilds=1, wild_rule="F11",
-                       wild_codes=frozenset({COLOUR_WILD}), rank_names=NUMBERS, rank_word="number",
-                       suit_word="colour")
+MELD_RULES = MeldRules(rule="F9-F11", set_rule="F9", run_rule="F10", set_min=3, set_max=None, set_distinct_suits=False,
+                       run_min=3, run_max=12, run_top=12, min_naturals=2, max_wilds=1, wild_rule="F11",
+                       wild_limit_rule="F11", wild_codes=frozenset({COLOUR_WILD}), rank_names=NUMBERS,
+                       rank_word="number", suit_word="colour")
 """F9 (sets of 3+, any colours, duplicates, no maximum), F10 (runs of 3-12 of one colour within
 1-12, no wrap), F11 (the Wild stands for any number; at most one per meld, so 2 naturals at least;
 action cards never melded)."""
@@ -134,9 +134,18 @@ class Frayzy(Variant):
         return NUMBER_CARD_POINTS if card.is_coloured else OTHER_CARD_POINTS
 
     def start_card(self, deal: DealState) -> Card | None:
-        """The card turned up to start the discard pile (F4): the bottom of the pile, which is never
-        rebuilt into the stock (F16)."""
-        return deal.discard[0] if deal.discard else None
+        """The card turned up at the deal to start the discard pile (F4), while it still lies at the
+        bottom of the pile; None once a player has taken it (F6)."""
+        return deal.start_card
+
+    def deal_state_json(self, deal: DealState) -> dict:
+        """``{"start_card": key}``: the start card still at the bottom of the pile (F4), ``""`` for none."""
+        return {"start_card": deal.start_card.key if deal.start_card else ""}
+
+    def deal_state_fields(self, data: dict) -> dict:
+        """``start_card`` (a card or None) from ``deal_state_json``'s JSON."""
+        key = data.get("start_card")
+        return {"start_card": parse_card(key) if key else None}
 
     def deal(self, players: int, game_seed: str, number: int, first: int) -> DealState:
         """Round ``number`` with ``first`` as dealer (F3-F5): 10 cards each from the dealer's left,
@@ -146,7 +155,8 @@ class Frayzy(Variant):
         ``extra_discard``)."""
         deal = self.dealt(players, game_seed, number, [HAND_SIZE] * players, (first + 1) % players,
                           dealer=first, turn_up=True, phase=Phase.DRAW)
-        start = deal.discard[-1].code
+        deal.start_card = deal.discard[-1]
+        start = deal.start_card.code
         if start == SKIP:
             deal.turn = (first + 2) % players
         elif start == DRAW5:
@@ -235,6 +245,13 @@ class Frayzy(Variant):
             return None
         return IllegalAction("discard_closed", f"The discard pile is closed while {show(top)} is on top: "
                              "draw from the stock.", "F6")
+
+    def take_discard(self, state: GameState, seat: int, events: list[dict]) -> None:
+        """F6: take the top of the discard pile; taking the start card, the pile's only card, takes
+        it off the table (F4), so no start card is shown any more."""
+        super().take_discard(state, seat, events)
+        if not state.deal.discard:
+            state.deal.start_card = None
 
     def check_discard(self, state: GameState, seat: int, card: Card) -> None:
         """0.4a: the card taken from the discard pile this turn may not end the turn; F8: an action

@@ -33,9 +33,10 @@ HAND_SIZE = 13
 DECKS = 2
 JOKERS = 4
 DEFAULT_MAX_ROUNDS = 100
-MELD_RULES = MeldRules(rule="R6-R8", set_min=3, set_max=None, set_distinct_suits=False, run_min=4, run_max=13,
-                       ace_high=True, wild_ranks=frozenset({2}), jokers_wild=True, min_naturals=1,
-                       wilds_at_most_naturals=True, wild_rank_sets=True, joker_sets=True, wild_rule="R8")
+MELD_RULES = MeldRules(rule="R6-R8", set_rule="R6", run_rule="R7", set_min=3, set_max=None, set_distinct_suits=False,
+                       run_min=4, run_max=13, ace_high=True, wild_ranks=frozenset({2}), jokers_wild=True,
+                       min_naturals=1, wilds_at_most_naturals=True, wild_rank_sets=True, joker_sets=True,
+                       wild_rule="R8", wild_limit_rule="R8")
 """R5 (jokers and 2s wild, a 2 wild even in its own place), R6 (sets of 3+, any suits, duplicates,
 no maximum), R7 (runs of 4-13, one suit, ace high or low, no wrap), R8 (wilds <= naturals; sets of
 2s only or jokers only, extended only with the same kind)."""

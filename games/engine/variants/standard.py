@@ -59,7 +59,8 @@ class StandardRummy(Variant):
     players_rule = "S2"
     game_end_rule = "S15"
     draw_rule = "S5"
-    meld_rules = MeldRules(rule="S8", set_min=3, set_max=4, set_distinct_suits=True, run_min=3)
+    meld_rules = MeldRules(rule="S8", set_rule="S8", run_rule="S8", set_min=3, set_max=4, set_distinct_suits=True,
+                           run_min=3)
     max_rebuilds = 2
     """Stock rebuilds allowed per hand; the next time it empties the hand is a stalemate (S16)."""
     goes_out_by_play = True

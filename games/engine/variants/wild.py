@@ -49,8 +49,9 @@ FACE_CARD_POINTS = 10
 GOING_OUT_SCORE = -2
 STREAK_SCORE = -12
 STREAK_LENGTH = 3
-BASE_MELD_RULES = MeldRules(rule="W7", set_min=3, set_max=4, set_distinct_suits=True, run_min=3,
-                            ace_high=False, min_naturals=1, wild_rank_sets=True, wild_rule="W11")
+BASE_MELD_RULES = MeldRules(rule="W7-W9", set_rule="W7", run_rule="W8", set_min=3, set_max=4, set_distinct_suits=True,
+                            run_min=3, ace_high=False, min_naturals=1, wild_rank_sets=True, wild_rule="W11",
+                            wild_limit_rule="W9")
 """W7 (sets of 3-4, no suit twice), W8 (runs of 3+, aces low), W9 (no cap on wilds, one natural,
 all-wild-rank sets); the deal's wild rank is added per deal (W3)."""
 
