@@ -162,6 +162,12 @@ class MeldPanel:
     cards: tuple[TableCard, ...] = ()
     swaps: tuple[Choice, ...] = ()
 
+    @property
+    def words(self) -> str:
+        """The meld as a screen reader says it, to tell its controls from another meld's:
+        ``"ben's meld: 7 of hearts, 2 of clubs, wild, standing for 7 of clubs"``."""
+        return f"{self.owner}'s meld: " + ", ".join(card_name(c.card, stands_for=c.stands_for) for c in self.cards)
+
 
 @dataclass(frozen=True)
 class ScoreRow:

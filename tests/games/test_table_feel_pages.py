@@ -54,6 +54,21 @@ def test_a_wild_is_named_with_what_it_stands_for():
     assert card_name(parse_card("W"), stands_for="R10") == "Wild, standing for red 10"
 
 
+def test_badges_counts_and_lay_off_buttons_say_what_they_mean_to_a_screen_reader():
+    """The dealer badge is read "dealer" (not "D"), the piles' counts as cards, and each "Lay off
+    here" button names the meld it lays off on (two melds' buttons were read alike)."""
+    game = game_at(build(["7S 8H 3C", "KS KD"], melds=[(1, "7H 7C 7D"), (1, "9H 10H JH")], discard="9S",
+                         phase="play", dealer=0))
+    body = board(game)
+    assert ('<span class="badge" title="Dealer"><span aria-hidden="true">D</span>'
+            '<span class="visually-hidden">dealer</span>') in body
+    assert re.search(r'data-testid="stock-count">\d+</span><span class="visually-hidden"> cards</span>', body)
+    assert '1<span class="visually-hidden"> card</span>' in body  # the discard pile: one card
+    buttons = re.findall(r'Lay off here<span class="visually-hidden"> on ([^<]*)</span>', body)
+    assert buttons == ["ben&#x27;s meld: 7 of hearts, 7 of clubs, 7 of diamonds",
+                       "ben&#x27;s meld: 9 of hearts, 10 of hearts, jack of hearts"]
+
+
 def test_cards_are_images_named_in_words_and_only_the_banner_and_latest_move_are_live():
     """Cards on the table are images named in words; a card in the hand is heard once, as its
     checkbox (named in words), its face hidden from assistive technology."""
