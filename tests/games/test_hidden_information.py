@@ -72,8 +72,10 @@ SYMBOLS = "".join(SUIT_SYMBOLS.values())
 DECLARED_LABEL = re.compile(r'<span class="card-stands" data-stands-for="([^"]*)">=([^<]*)</span>')
 """What a wild on the table stands for, as the card tag shows it (0.3): ``data-stands-for="9C"`` and ``=9♣``."""
 DECLARED_ATTRIBUTE = re.compile(r' data-stands-for="([^"]*)"')
-DECLARED_TITLE = re.compile(r'(?:, wild|Wild), standing for ([^"]*)"')
-"""The same declaration in the wild's title: ``title="7 of diamonds, wild, standing for 9♣"``."""
+DECLARED_TITLE = re.compile(r'(?:, wild|Wild), standing for ([^"<,]*)(?=["<,])')
+"""The same declaration in words: the wild's title (``title="7 of diamonds, wild, standing for 9
+of clubs"``) and a meld read out to a screen reader (``ben's meld: 8 of clubs, 2 of clubs, wild,
+standing for 9 of clubs, 10 of clubs</span>``)."""
 NUMBER = r"(1[0-2]|[1-9])"
 COLOUR_OF_WORD = {word: letter for letter, name in COLOUR_NAMES.items() for word in (name, name.capitalize())}
 COLOUR_WORDS = "|".join(COLOUR_OF_WORD)
@@ -149,7 +151,7 @@ def without_declarations(text, declared):
     def title(match):
         assert code_of(match.group(1)) in codes, match.group(0)
         removed.append(code_of(match.group(1)))
-        return ', wild"'
+        return ", wild"
 
     def frayzy_notation(match):
         # Every Wild looks alike: the code must be a public declaration of some Wild.
