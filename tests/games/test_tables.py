@@ -336,6 +336,22 @@ def test_freeing_seats():
     assert Seat.objects.get(game=game, user=cat).position == 1
 
 
+def test_the_creator_is_asked_before_removing_a_person_and_each_remove_names_its_seat():
+    """Removing a person from a waiting table asks first (the third trial removed one by a single
+    tap); a computer seat goes at once. Each Remove button names the seat to a screen reader."""
+    bob, ann = make_user("bob"), make_user("ann")
+    game = make_table(bob, players=3)
+    services.join_table(ann, game.pk)
+    services.add_computer_player(bob, game.pk)
+    body = login(bob).get(game.get_absolute_url()).content.decode()
+    forms = re.findall(r'<form method="post" action="/games/\d+/seats/(\d+)/free"[^>]*>', body)
+    assert len(forms) == 2, forms
+    confirms = re.findall(r'action="[^"]*/seats/(\d+)/free"[^>]*hx-confirm="([^"]*)"', body)
+    assert confirms == [("1", "Remove ann from this table? They can join it again while it waits.")]
+    assert 'Remove<span class="visually-hidden"> ann</span>' in body
+    assert re.search(r'Remove<span class="visually-hidden"> Computer 3[^<]*</span>', body)
+
+
 def test_the_creator_closes_an_open_table_and_nobody_else_can():
     bob, ann = make_user("bob"), make_user("ann")
     game = make_table(bob, players=3)
