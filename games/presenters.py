@@ -5,6 +5,7 @@ Everything here is built from the viewer's PlayerView and public move events onl
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -111,23 +112,25 @@ class HandCard:
     """The contract group chosen for this card in a refused lay-contract form (R10), kept for the retry."""
     stands: str = ""
     """What this wild was declared to stand for in that form (0.3), kept for the retry."""
+    twin: bool = False
+    """Another copy of this card is in the same hand (two-deck games, Frayzy)."""
 
     @property
     def name(self) -> str:
-        """The card in words (``code_name``) and, for a later copy of a card the deal holds twice
-        or more, its number, so a form's fields are labelled apart: ``"4 of clubs, copy 2"``."""
+        """The card in words (``code_name``) and, where the hand holds another copy of it, which
+        copy, so its fields and checkbox are told apart: ``"4 of clubs, copy 2"``."""
         name = code_name(self.card.code)
-        return f"{name}, copy {self.card.copy + 1}" if self.card.copy else name
+        return f"{name}, copy {self.card.copy + 1}" if self.twin else name
 
     @property
     def label(self) -> str:
         """The name of the card's checkbox in the hand, whose face is hidden from assistive
         technology so the card is heard once: the face's own words (``card_name``: wild this
-        deal, an action card) and, for a later copy, its number (``"2 of clubs, wild, copy 2"``)."""
+        deal, an action card) and, as for ``name``, which copy (``"2 of clubs, wild, copy 2"``)."""
         name = card_name(self.card, self.is_wild)
         if self.card.is_action:
             name += ", action card"
-        return f"{name}, copy {self.card.copy + 1}" if self.card.copy else name
+        return f"{name}, copy {self.card.copy + 1}" if self.twin else name
 
 
 @dataclass(frozen=True)
@@ -524,10 +527,11 @@ def board_context(board: Board, hand_sort: str, error=None, form: RefusedForm | 
 
     your_turn = bool(legal)
     pending = set(view.pending)
+    copies = Counter(c.code for c in (*view.hand, *view.pending))
 
     def hand_card(c: Card) -> HandCard:
         return HandCard(c, c.key in discardable, rules.is_wild(c, view), c in pending, groups.get(c.key, ""),
-                        form.stands.get(c.key, ""))
+                        form.stands.get(c.key, ""), copies[c.code] > 1)
 
     me = board.seat.position if board.seat else None
     if rules.has_contracts:

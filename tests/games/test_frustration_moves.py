@@ -64,12 +64,13 @@ def test_the_board_shows_the_contract_board_the_form_and_wild_markers():
 
 
 def test_the_contract_forms_fields_are_labelled_with_the_cards_in_words():
-    """A screen reader hears each group field named after its card, a later copy numbered, and a
-    wild's stands-for field named after the wild (never the storage key such as "7H~1")."""
+    """A screen reader hears each group field named after its card, two copies in the hand
+    numbered, and a wild's stands-for field named after the wild (never a storage key such as
+    "7H~1"); a card the hand holds once is not numbered, whichever copy it is."""
     body = board(frustration_game(["5S 5H JK 7H 7H~1 7S 9C 9D 2C KS", "KH QH JS"], totals=[1, 3]))
     labels = set(re.findall(r'aria-label="((?:Group for|What) [^"]*)"', body))
-    assert {"Group for 7 of hearts", "Group for 7 of hearts, copy 2", "Group for joker", "Group for 2 of clubs",
-            "What 2 of clubs stands for", "What joker stands for"} <= labels
+    assert {"Group for 7 of hearts, copy 1", "Group for 7 of hearts, copy 2", "Group for joker", "Group for 2 of clubs",
+            "Group for 5 of spades", "What 2 of clubs stands for", "What joker stands for"} <= labels
     assert not [label for label in labels if "~" in label or re.search(r"for [0-9AJQK]+[CDHS]\b", label)]
 
 
