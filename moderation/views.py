@@ -28,18 +28,23 @@ def _refused(request: HttpRequest, refusal: Refusal) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
-    """GET: ask the player to confirm leaving the game in play. POST: a computer player takes their
-    seat and keeps their cards (``services.leave_game``); back to the lobby."""
+    """GET: ask the player to confirm leaving the game in play, saying when they are the last
+    person at the table (then the game is aborted). POST: a computer player takes their seat and
+    keeps their cards (``services.leave_game``); back to the lobby."""
     game = Game.objects.filter(pk=game_id, seats__user=request.user, status=Game.Status.ACTIVE).first()
     if request.method != "POST":
         if game is None:
             return _refused(request, Refusal(404, "not_seated", "You have no seat in a game in play here."))
-        return render(request, "games/leave.html", {"game": game})
+        last_person = not game.seats.exclude(user=None).exclude(user=request.user).exists()
+        return render(request, "games/leave.html", {"game": game, "last_person": last_person})
     try:
-        services.leave_game(request.user, game_id)
+        seat = services.leave_game(request.user, game_id)
     except Refusal as refusal:
         return _refused(request, refusal)
-    messages.success(request, f"You left game #{game_id}; a computer player has taken your seat.")
+    if seat.game.status == Game.Status.ABORTED:
+        messages.success(request, f"You left game #{game_id}; with no person left at the table it was aborted.")
+    else:
+        messages.success(request, f"You left game #{game_id}; a computer player has taken your seat.")
     return redirect("lobby")
 
 

@@ -44,6 +44,23 @@ def test_leave_asks_to_confirm_then_a_computer_takes_the_seat():
     assert login(make_user()).get(reverse("game_leave", args=[game.pk])).status_code == 404
 
 
+def test_the_last_person_at_the_table_is_told_that_leaving_ends_the_game():
+    """Against computers only, leaving aborts the game (no person plays on): the page says so
+    before, instead of promising that a computer plays on, and the message after says it too."""
+    game = make_started_game(players=3, humans=1, seed="leave-last")
+    me = seats_of(game)[0].user
+    client = login(me)
+    page = client.get(reverse("game_leave", args=[game.pk])).content.decode()
+    assert 'data-testid="leave-ends-game"' in page and "computer player will take your seat" not in page
+    response = client.post(reverse("game_leave", args=[game.pk]), follow=True)
+    game.refresh_from_db()
+    assert game.status == "aborted"
+    assert "with no person left at the table it was aborted" in response.content.decode()
+    two_people = make_started_game(players=2, seed="leave-not-last")
+    other_page = login(seats_of(two_people)[0].user).get(reverse("game_leave", args=[two_people.pk])).content.decode()
+    assert 'data-testid="leave-ends-game"' not in other_page
+
+
 def test_leave_needs_a_post_with_csrf():
     game = make_started_game(players=2, seed="leave-csrf")
     seat = seats_of(game)[0]
