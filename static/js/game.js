@@ -200,10 +200,6 @@
       label.classList.add("hand-card-drawn");
       var input = label.querySelector("input");
       if (input) { input.setAttribute("aria-label", input.getAttribute("aria-label") + ", just drawn"); }
-      var note = document.createElement("span");
-      note.className = "hand-card-drawn-note";
-      note.textContent = ", just drawn";
-      label.appendChild(note);
     });
   }
   function markDrawn() {
