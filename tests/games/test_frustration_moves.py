@@ -72,6 +72,9 @@ def test_the_contract_forms_fields_are_labelled_with_the_cards_in_words():
     assert {"Group for 7 of hearts, copy 1", "Group for 7 of hearts, copy 2", "Group for joker", "Group for 2 of clubs",
             "Group for 5 of spades", "What 2 of clubs stands for", "What joker stands for"} <= labels
     assert not [label for label in labels if "~" in label or re.search(r"for [0-9AJQK]+[CDHS]\b", label)]
+    # Each tray's button says which group it puts the cards in (the fourth trial heard three alike).
+    assert re.findall(r'Put selected here<span class="visually-hidden"> in ([^<]*)</span>', body) == \
+           ["Set 1 (3+ cards)", "Set 2 (3+ cards)", "Set 3 (3+ cards)"]
 
 
 def test_the_frustration_help_page_is_served():

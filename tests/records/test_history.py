@@ -122,6 +122,7 @@ def test_profile_shows_record_ratings_history_and_own_games_in_progress():
                      own).groups() == (str(int(ana_place == 1)), f"{float(ana_place)}")
     assert 'data-testid="rating"' in own and f"Standard Rummy #{finished.pk}" in own
     assert 'data-testid="rating-chart"' in own
+    assert own.count('aria-label="Rating history"') == 1  # the section; its table's region has its own name
     # What a rating is, and why a new player's may be below zero (the third trial's question).
     assert 'data-testid="rating-note"' in own and "Everyone starts at 0" in own
     make_user("cy")
