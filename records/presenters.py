@@ -61,13 +61,14 @@ def replayed_facts(game: Game, moves: list[LoggedMove]) -> ReplayedFacts:
     return facts
 
 
-def deal_records(deals: list[Deal], facts: ReplayedFacts | None) -> list[DealRecord]:
-    """The deals with their commitments; an ended deal also with its revealed seed, checked against
-    the deal the engine dealt again from the log (``facts``, needed once any deal has ended). A
-    deal in play shows only its commitment."""
+def deal_records(deals: list[Deal], facts: ReplayedFacts | None, game_over: bool) -> list[DealRecord]:
+    """The deals with their commitments; an ended deal, and every deal once the game is over
+    (``game_over``: a game aborted, abandoned or voided mid-deal leaves its deal unended), also
+    with its revealed seed, checked against the deal the engine dealt again from the log
+    (``facts``, needed once any seed is shown). A deal in play shows only its commitment."""
     records = []
     for deal in deals:
-        if deal.ended_at is None or facts is None:
+        if (deal.ended_at is None and not game_over) or facts is None:
             records.append(DealRecord(deal.number, deal.commitment, False))
             continue
         seed, text = facts.deals.get(deal.number, ("", ""))

@@ -57,10 +57,10 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     game = board.game
     moves = logged_moves(game)
     deals = list(game.deals.order_by("number"))
-    facts = replayed_facts(game, moves) if any(deal.ended_at for deal in deals) else None
+    facts = replayed_facts(game, moves) if game.is_over or any(deal.ended_at for deal in deals) else None
     face_up = game.status == Game.Status.FINISHED
     context.update({
-        "deal_records": deal_records(deals, facts),
+        "deal_records": deal_records(deals, facts, game.is_over),
         "move_lines": [(line, mover_name(board.seats[line.seat], line.actor))
                        for line in move_lines(moves, facts.drawn if facts and face_up else None)],
         "chart": (score_chart(context["names"], board.results)

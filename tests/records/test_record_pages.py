@@ -177,3 +177,20 @@ def test_the_record_and_the_replay_name_a_deal_in_each_games_own_word(variant, w
     assert f"· {word} 1 ·" in replay_page
     others = {"hand", "deal", "round"} - {word}
     assert not [other for other in others if f"Start of {other}" in page + replay_page or f"· {other} " in replay_page]
+
+
+def test_a_game_aborted_mid_deal_reveals_that_deals_seed_and_it_checks_out():
+    """The last person leaves a game against computers mid-hand: the game is aborted and its hand
+    never ends, but nobody plays on, so the record reveals the hand's seed and checks it against
+    the commitment (the fourth trial found it "secret until the hand ends" for good)."""
+    game = people_game("standard", humans=1, players=3, seed="record-aborted", moves=4)
+    player = game.seats.get(position=0).user
+    deal = Deal.objects.get(game=game, number=1)
+    before = record(login(player), game).content.decode()
+    assert "secret until the hand ends" in before and deal.seed not in before
+    moderation.leave_game(player, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and Deal.objects.get(pk=deal.pk).ended_at is None
+    after = record(login(player), game).content.decode()
+    assert deal.seed in after and 'data-testid="seed-matches"' in after
+    assert "secret until the hand ends" not in after
