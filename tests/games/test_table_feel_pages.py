@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.engine.cards import parse_card
+from games.engine.cards import parse_card, standard_deck
 from games.engine.variants import VARIANTS
 from games.models import Game, Move, Seat
 from games.presenters import card_name, code_name
@@ -67,6 +67,17 @@ def test_badges_counts_and_lay_off_buttons_say_what_they_mean_to_a_screen_reader
     buttons = re.findall(r'Lay off here<span class="visually-hidden"> on ([^<]*)</span>', body)
     assert buttons == ["ben&#x27;s meld: 7 of hearts, 7 of clubs, 7 of diamonds",
                        "ben&#x27;s meld: 9 of hearts, 10 of hearts, jack of hearts"]
+
+
+def test_an_empty_stock_is_drawn_as_an_empty_place_not_a_card():
+    """With no card left in the stock (here before the discard pile is turned over, S10) the
+    stock shows an empty place, as an empty discard pile does (the fourth trial saw a card back)."""
+    hands = ["QH 2C 3C", "KS KD"]
+    pile = " ".join(c.key for c in standard_deck() if c.key not in " ".join(hands).split())
+    game = game_at(build(hands, stock="", discard=pile, phase="play"))
+    stock = re.search(r'<div class="pile pile-stock">(.*?)</div>', board(game), re.S).group(1)
+    assert 'card-back' not in stock and '<span class="card card-empty" role="img" aria-label="empty"></span>' in stock
+    assert re.search(r'data-testid="stock-count">0<', stock)
 
 
 def test_cards_are_images_named_in_words_and_only_the_banner_and_latest_move_are_live():
