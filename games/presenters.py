@@ -79,6 +79,12 @@ def card_name(card: Card, wild: bool = False, stands_for: str = "") -> str:
     return f"{name}, standing for {code_name(stands_for)}" if stands_for else name
 
 
+def face_name(card: Card, wild: bool = False) -> str:
+    """What a card's face is called for assistive technology: ``card_name``, and Frayzy's action
+    cards say so (``"Skip, action card"``, F1)."""
+    return f"{card_name(card, wild)}, action card" if card.is_action else card_name(card, wild)
+
+
 @dataclass(frozen=True)
 class SeatPanel:
     """One seat as the table shows it."""
@@ -119,18 +125,17 @@ class HandCard:
     def name(self) -> str:
         """The card in words (``code_name``) and, where the hand holds another copy of it, which
         copy, so its fields and checkbox are told apart: ``"4 of clubs, copy 2"``."""
-        name = code_name(self.card.code)
-        return f"{name}, copy {self.card.copy + 1}" if self.twin else name
+        return self._numbered(code_name(self.card.code))
 
     @property
     def label(self) -> str:
         """The name of the card's checkbox in the hand, whose face is hidden from assistive
-        technology so the card is heard once: the face's own words (``card_name``: wild this
-        deal, an action card) and, as for ``name``, which copy (``"2 of clubs, wild, copy 2"``)."""
-        name = card_name(self.card, self.is_wild)
-        if self.card.is_action:
-            name += ", action card"
-        return f"{name}, copy {self.card.copy + 1}" if self.twin else name
+        technology so the card is heard once: the face's own words (``face_name``) and, as for
+        ``name``, which copy (``"2 of clubs, wild, copy 2"``)."""
+        return self._numbered(face_name(self.card, self.is_wild))
+
+    def _numbered(self, words: str) -> str:
+        return f"{words}, copy {self.card.copy + 1}" if self.twin else words
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from django.utils.safestring import mark_safe
 
 from games.engine.cards import COLOUR_NAMES, COLOUR_WILD, DISCARD1, DRAW5, RED_SUITS, SKIP, SUIT_SYMBOLS
 from games.engine.melds import show, show_code
-from games.presenters import card_name
+from games.presenters import card_name, face_name
 
 register = template.Library()
 
@@ -55,7 +55,7 @@ def coloured_card(card, extra_class: str = "", stands_for: str = "", decorative:
         '<span class="card card-frayzy card-action {}" data-card="{}" {}'
         ' title="{}, action card"><span class="card-index card-action-name">{}</span>'
         '<span class="card-suit" aria-hidden="true">{}</span></span>',
-        extra_class, card.key, _read_as(f"{card_name(card)}, action card", decorative), show(card), show(card),
+        extra_class, card.key, _read_as(face_name(card), decorative), show(card), show(card),
         ACTION_SYMBOLS[card.code])
 
 
