@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import Absence
 from games import store
-from games.models import Deal, Game, Seat
+from games.models import Game, Seat
 from games.services import access
 from rummy_site.prepared import PreparedQuery
 from tests.factories import current_deal, make_started_game, make_user, play_moves
@@ -63,15 +63,11 @@ def test_deals_cards_and_latest_moves_are_the_orms(busy_game):
     assert [fields(deal) for deal in deals] == [fields(deal) for deal in busy_game.deals.order_by("number")]
     assert isinstance(deals[0].result, dict) and deals[0].ended_at.tzinfo is not None
     deal = deals[-1]
-    assert store.PLACED_CARDS.run(deal_id=deal.pk) == list(PLACED_CARDS_ORM(deal))
+    assert store.PLACED_CARDS.run(deal_id=deal.pk) == list(store.PLACED_CARDS.build(deal_id=deal.pk))
     moves = access.LATEST_MOVES.run(game_id=busy_game.pk)
     orm = access.LATEST_MOVES.build(game_id=busy_game.pk)
     assert [(fields(move), move.step) for move in moves] == [(fields(move), move.step) for move in orm]
     assert len(moves) == access.RECENT_MOVES and isinstance(moves[0].action, dict)
-
-
-def PLACED_CARDS_ORM(deal: Deal):
-    return store.PLACED_CARDS.build(deal_id=deal.pk)
 
 
 def test_the_board_read_through_prepared_queries_is_the_board_of_a_move(busy_game):
