@@ -119,13 +119,19 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
         seat.former_user, seat.user, seat.bot_level = person, None, Seat.BotLevel.NORMAL
         seat.save(update_fields=["former_user", "user", "bot_level"])
         details = {"position": position}
-        if not game.seats.filter(user__isnull=False).exists():
+        if no_one_else_at_the_table(game, person):
             # Nobody is left to play for: computers alone would only play the game out.
             game.status, game.finished_at = Game.Status.ABORTED, timezone.now()
             details["aborted"] = "no people left at the table"
         _audit(acting_user, action, reason, game=game, target_user=person, **details)
         services.record_change(game)
     return seat
+
+
+def no_one_else_at_the_table(game: Game, person) -> bool:
+    """True when no person but ``person`` holds a seat at ``game``: handing ``person``'s seat to
+    a computer then aborts the game (``hand_seat_to_computer``)."""
+    return not game.seats.filter(user__isnull=False).exclude(user=person).exists()
 
 
 def leave_game(user, game_id: int) -> Seat:

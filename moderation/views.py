@@ -35,8 +35,8 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.method != "POST":
         if game is None:
             return _refused(request, Refusal(404, "not_seated", "You have no seat in a game in play here."))
-        last_person = not game.seats.exclude(user=None).exclude(user=request.user).exists()
-        return render(request, "games/leave.html", {"game": game, "last_person": last_person})
+        return render(request, "games/leave.html",
+                      {"game": game, "last_person": services.no_one_else_at_the_table(game, request.user)})
     try:
         seat = services.leave_game(request.user, game_id)
     except Refusal as refusal:
