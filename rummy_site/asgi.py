@@ -1,12 +1,16 @@
 """ASGI entry point: Django for HTTP, the games app's consumers for websockets."""
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummy_site.settings")
 
 # Set Django up before anything imports models (consumers, the auth middleware).
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from rummy_site.handlers import SyncChainASGIHandler  # noqa: E402
+
+django_asgi_app = SyncChainASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
