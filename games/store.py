@@ -6,6 +6,7 @@ the number of queries per move does not grow with the length of the game.
 """
 from __future__ import annotations
 
+from copy import copy as shallow_copy
 from dataclasses import dataclass, field
 
 from django.utils import timezone
@@ -42,6 +43,8 @@ class LoadedGame:
         away: user ids of the seated people with a declared absence not over yet, and
             waiting_elsewhere: for each seated person, how many other games wait on them; both
             None when not loaded with the seats (the turn clock and the badges then ask).
+        changed_seat_fields: the Seat fields changed on ``seats`` in memory and not yet written:
+            a move's seat changes (totals, deadlines, places) go in one UPDATE (``save_seats``).
     """
 
     game: Game
@@ -53,6 +56,7 @@ class LoadedGame:
     meld_rows: dict[int, Meld] = field(default_factory=dict)
     away: frozenset[int] | None = None
     waiting_elsewhere: dict[int, int] | None = None
+    changed_seat_fields: set[str] = field(default_factory=set)
 
 
 DEALS = PreparedQuery(lambda game_id: Deal.objects.filter(game_id=game_id).order_by("number"), game_id=int)
@@ -147,22 +151,32 @@ def _places(deal: DealState) -> dict[EngineCard, Place]:
     return places
 
 
-def create_deal(rows: LoadedGame, deal: DealState) -> Deal:
-    """Insert the Deal row (with its shuffle commitment) and one Card row per physical card for a
-    freshly dealt ``deal``."""
+def _new_deal_row(rows: LoadedGame, deal: DealState) -> Deal:
     row = Deal(game=rows.game, number=deal.number, dealer=deal.dealer, seed=deal.seed,
                commitment=deal_commitment(deal))
     _copy_deal_fields(row, deal, rows.game.rules)
-    row.save()
+    return row
+
+
+def _new_card_rows(rows: LoadedGame, row: Deal, deal: DealState) -> list[Card]:
     seat_rows = rows.seats
-    cards = Card.objects.bulk_create(
-        Card(deal=row, code=card.code, copy=card.copy, location=location, position=position,
-             seat=seat_rows[seat] if seat is not None else None)
-        for card, (location, position, seat, _, _) in _places(deal).items()
-    )
+    return [Card(deal=row, code=card.code, copy=card.copy, location=location, position=position,
+                 seat=seat_rows[seat] if seat is not None else None)
+            for card, (location, position, seat, _, _) in _places(deal).items()]
+
+
+def _dealt(rows: LoadedGame, row: Deal, cards: list[Card]) -> None:
     rows.deal = row
     rows.card_ids = {(card.code, card.copy): card.pk for card in cards}
     rows.meld_rows = {}
+
+
+def create_deal(rows: LoadedGame, deal: DealState) -> Deal:
+    """Insert the Deal row (with its shuffle commitment) and one Card row per physical card for a
+    freshly dealt ``deal``."""
+    row = _new_deal_row(rows, deal)
+    row.save()
+    _dealt(rows, row, Card.objects.bulk_create(_new_card_rows(rows, row, deal)))
     return row
 
 
@@ -178,9 +192,14 @@ def _copy_deal_fields(row: Deal, deal: DealState, variant: Variant) -> None:
     row.variant_state = variant.deal_state_json(deal)
 
 
-def _save_deal(rows: LoadedGame, variant: Variant, before: DealState, after: DealState,
-               result: HandResult | None) -> None:
-    """Write what changed between two positions of the same deal: card places, new melds, the deal row."""
+DEAL_PLAY_FIELDS = ["turn", "phase", "taken_discard", "rebuilds", "stalemate", "played_this_turn",
+                    "played_before", "next_meld_number", "variant_state", "result", "ended_at"]
+"""The Deal fields play changes (``_copy_deal_fields``, and the result when the hand ends)."""
+
+
+def _changed_cards(rows: LoadedGame, before: DealState, after: DealState) -> list[Card]:
+    """Insert the melds ``after`` has and ``before`` had not (one INSERT), and return the Card rows
+    whose place changed, unsaved, each with its primary key, code and copy."""
     deal_row = rows.deal
     old_places, new_places = _places(before), _places(after)
     known_melds = {meld.id for meld in before.melds}
@@ -189,47 +208,91 @@ def _save_deal(rows: LoadedGame, variant: Variant, before: DealState, after: Dea
                  for meld in after.melds if meld.id not in known_melds]
     Meld.objects.bulk_create(new_melds)
     rows.meld_rows.update({meld.number: meld for meld in new_melds})
-    updates = []
+    changed = []
     for card, place in new_places.items():
         if old_places[card] == place:
             continue
         location, position, seat, meld, stands_for = place
-        updates.append(Card(pk=rows.card_ids[(card.code, card.copy)], location=location, position=position,
+        changed.append(Card(pk=rows.card_ids[(card.code, card.copy)], deal=deal_row, code=card.code,
+                            copy=card.copy, location=location, position=position,
                             seat=rows.seats[seat] if seat is not None else None,
                             meld=rows.meld_rows[meld] if meld is not None else None, stands_for=stands_for))
-    if len(updates) == 1:
-        # A draw or a discard moves one card: a plain UPDATE costs a fraction of bulk_update's CASE.
-        (card,) = updates
-        Card.objects.filter(pk=card.pk).update(**{name: getattr(card, name) for name in CARD_PLACE_FIELDS})
-    elif updates:
-        Card.objects.bulk_update(updates, CARD_PLACE_FIELDS)
+    return changed
+
+
+def _end_deal_fields(rows: LoadedGame, variant: Variant, after: DealState, result: HandResult | None) -> Deal:
+    deal_row = rows.deal
     _copy_deal_fields(deal_row, after, variant)
     if result is not None:
         deal_row.result = result.to_json()
         deal_row.ended_at = timezone.now()
-    deal_row.save()
+    return deal_row
 
 
-def save_totals(rows: LoadedGame, state: GameState) -> None:
-    """Write each seat's total (points, or Frustration's contract, R4) and streak (W14) from ``state``."""
+def _save_deal(rows: LoadedGame, variant: Variant, before: DealState, after: DealState,
+               result: HandResult | None) -> None:
+    """Write what changed between two positions of the same deal: new melds, card places, the deal row."""
+    changed = _changed_cards(rows, before, after)
+    if len(changed) == 1:
+        # A draw or a discard moves one card: a plain UPDATE costs a fraction of bulk_update's CASE.
+        (card,) = changed
+        Card.objects.filter(pk=card.pk).update(**{name: getattr(card, name) for name in CARD_PLACE_FIELDS})
+    elif changed:
+        Card.objects.bulk_update(changed, CARD_PLACE_FIELDS)
+    _end_deal_fields(rows, variant, after, result).save()
+
+
+def _save_deal_and_deal_next(rows: LoadedGame, variant: Variant, before: DealState, ended: DealState,
+                             result: HandResult, next_deal: DealState) -> None:
+    """Write the end of the current deal (``before`` to ``ended``) and insert ``next_deal`` in three
+    statements: the new melds; the ended Deal row with the next one (INSERT ... ON CONFLICT (game,
+    number) DO UPDATE: the ended row exists, so only its play fields are written); the ended deal's
+    changed cards with the next deal's cards (ON CONFLICT (deal, code, copy) DO UPDATE, likewise)."""
+    changed = _changed_cards(rows, before, ended)
+    ended_row = shallow_copy(_end_deal_fields(rows, variant, ended, result))
+    ended_row.pk = None
+    next_row = _new_deal_row(rows, next_deal)
+    Deal.objects.bulk_create([ended_row, next_row], update_conflicts=True, unique_fields=["game", "number"],
+                             update_fields=DEAL_PLAY_FIELDS)
+    for card in changed:
+        card.pk = None
+    dealt = _new_card_rows(rows, next_row, next_deal)
+    Card.objects.bulk_create(dealt + changed, update_conflicts=True, unique_fields=["deal", "code", "copy"],
+                             update_fields=CARD_PLACE_FIELDS)
+    _dealt(rows, next_row, dealt)
+
+
+def set_totals(rows: LoadedGame, state: GameState) -> None:
+    """Give each seat its total (points, or Frustration's contract, R4) and streak (W14) from
+    ``state``, in memory; ``save_seats`` writes them."""
     for seat, total, streak in zip(rows.seats, state.totals, state.streaks):
         seat.total, seat.streak = total, streak
-    Seat.objects.bulk_update(rows.seats, ["total", "streak"])
+    rows.changed_seat_fields.update(("total", "streak"))
+
+
+def save_seats(rows: LoadedGame) -> None:
+    """Write ``rows.changed_seat_fields`` of every seat in one UPDATE (none when nothing changed)."""
+    if rows.changed_seat_fields:
+        Seat.objects.bulk_update(rows.seats, sorted(rows.changed_seat_fields))
+        rows.changed_seat_fields.clear()
 
 
 def save_state(rows: LoadedGame, before: GameState, after: GameState) -> None:
     """Write the rows that changed from ``before`` to ``after`` (one applied action).
 
-    When the action ended a hand, the ended deal's final position and result are stored, seat
-    totals and streaks (W14) are updated, and the next deal (if any) is inserted.
+    When the action ended a hand, the ended deal's final position and result are stored, the
+    seats' totals and streaks (W14) are set for ``save_seats``, and the next deal (if any) is
+    inserted.
     """
     ended = after.ended_deal
     if ended is not None:
-        _save_deal(rows, after.variant, before.deal, ended, after.last_result)
-        save_totals(rows, after)
+        ended_row = rows.deal
+        if after.deal is ended:
+            _save_deal(rows, after.variant, before.deal, ended, after.last_result)
+        else:
+            _save_deal_and_deal_next(rows, after.variant, before.deal, ended, after.last_result, after.deal)
+        set_totals(rows, after)
         rows.last_result = after.last_result
-        rows.results.append(rows.deal.result)
-        if after.deal is not ended:
-            create_deal(rows, after.deal)
+        rows.results.append(ended_row.result)
     else:
         _save_deal(rows, after.variant, before.deal, after.deal, None)

@@ -83,16 +83,21 @@ def time_left(seat: Seat, now: dt.datetime) -> dt.timedelta | None:
     return max(dt.timedelta(0), seat.deadline - now)
 
 
-def _set_deadlines(seats: list[Seat], seat: Seat | None, deadline: dt.datetime | None) -> None:
-    """Give ``seat`` (if any) its ``deadline`` and clear every other seat's, in one UPDATE of the
-    seats whose deadline changes (none when nothing does)."""
+def _set_deadlines(seats: list[Seat], seat: Seat | None, deadline: dt.datetime | None, rows=None) -> None:
+    """Give ``seat`` (if any) its ``deadline`` and clear every other seat's: with ``rows`` (the
+    ``store.LoadedGame`` of a move, whose seats are ``seats``) in memory, written with the move's
+    other seat changes (``store.save_seats``); else in one UPDATE of the seats whose deadline
+    changes (none when nothing does)."""
     changed = []
     for other in seats:
         wanted = deadline if seat is not None and other.pk == seat.pk else None
         if other.deadline != wanted:
             other.deadline = wanted
             changed.append(other)
-    Seat.objects.bulk_update(changed, ["deadline"])
+    if rows is None:
+        Seat.objects.bulk_update(changed, ["deadline"])
+    elif changed:
+        rows.changed_seat_fields.add("deadline")
 
 
 def _start_turn(game: Game, seats: list[Seat], seat: Seat, now: dt.datetime, rows=None) -> None:
@@ -105,10 +110,10 @@ def _start_turn(game: Game, seats: list[Seat], seat: Seat, now: dt.datetime, row
     game.turn_started_at = now
     game.turn_expired = False
     if seat.user_id is None or seat.autopilot:
-        _set_deadlines(seats, seat, seat.deadline)
+        _set_deadlines(seats, seat, seat.deadline, rows)
         return
     stopped = _stopped_spans(game, seat.user_id, now, rows.away if rows is not None else None)
-    _set_deadlines(seats, seat, clock_end(now, game.time_per_move, stopped))
+    _set_deadlines(seats, seat, clock_end(now, game.time_per_move, stopped), rows)
     due = [(expire_turn.using(run_after=seat.deadline), (game.pk, game.turn_number))]
     for _, jobs in hooks.turn_started.send(sender=Game, game=game, seats=seats, seat=seat, rows=rows, now=now,
                                            stopped=stopped):
@@ -133,7 +138,7 @@ def after_change(game: Game, seats: list[Seat] | None = None, rows=None) -> None
             if seats is None:
                 Seat.objects.filter(game=game, deadline__isnull=False).update(deadline=None)
             else:
-                _set_deadlines(seats, None, None)
+                _set_deadlines(seats, None, None, rows)
         return
     moved = rows is not None and rows.deal is not None
     if moved:
@@ -157,15 +162,20 @@ def on_change_accepted(sender, game: Game, seats: list[Seat] | None, rows, mover
     """Receiver of ``hooks.change_accepted``: a person's own move ends their run of expired
     turns (``player_moved``), then the clock is brought up to date (``after_change``)."""
     if mover is not None:
-        player_moved(mover)
+        player_moved(mover, rows)
     after_change(game, seats, rows)
 
 
-def player_moved(seat: Seat) -> None:
-    """A person moved for ``seat`` themselves: their run of expired turns is over."""
+def player_moved(seat: Seat, rows=None) -> None:
+    """A person moved for ``seat`` themselves: their run of expired turns is over. With ``rows``
+    (the ``store.LoadedGame`` of the move, ``seat`` among its seats) it is written with the move's
+    other seat changes (``store.save_seats``)."""
     if seat.expired_turns:
         seat.expired_turns = 0
-        seat.save(update_fields=["expired_turns"])
+        if rows is None:
+            seat.save(update_fields=["expired_turns"])
+        else:
+            rows.changed_seat_fields.add("expired_turns")
 
 
 def _someone_at_the_table(seats: list[Seat]) -> bool:

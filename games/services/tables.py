@@ -170,7 +170,8 @@ def start_game(user, game_id: int) -> Game:
         store.create_deal(rows, state.deal)
         if any(state.totals):
             # A variant whose seats start above zero: Frustration's contract 1 (R3).
-            store.save_totals(rows, state)
+            store.set_totals(rows, state)
+            store.save_seats(rows)
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
         record_change(game)

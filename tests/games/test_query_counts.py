@@ -13,8 +13,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import Meld
+from games.models import Meld, Seat
 from tests.bench.moves import TRANSACTION_CONTROL, lean_choice
+from tests.engine.builders import build
 from tests.factories import (
     current_deal,
     data_version,
@@ -23,6 +24,7 @@ from tests.factories import (
     make_started_game,
     play_moves,
     post_move,
+    put_position,
     seat_to_move,
 )
 
@@ -38,10 +40,12 @@ NEW_TURN = 2
 """A move after which a person is to move: their deadline (one UPDATE of the seats whose deadline
 changes) and the turn's expiry, warning and e-mail jobs (one INSERT). Absences are read only for a
 person who declared one; the badge counts come with the seats."""
-DEAL_END = 3
-"""A move that ends a hand: the seats' totals, the next deal and its cards."""
+DEAL_END = 1
+"""A move that ends a hand when no person's turn starts: the seats' totals (when one does, they go
+in the deadlines' UPDATE). The ended deal's last card places and row go with the next deal's cards
+and row (two INSERT ... ON CONFLICT DO UPDATE), in place of the move's UPDATEs of them."""
 LONGEST_MOVE = 12
-"""No move that leaves the hand going costs more."""
+"""No move that lays no meld costs more."""
 BOARD = 6
 """GET /games/<id>/board (htmx), the other players' re-fetch after an event: session, user, the game
 with its seats, the deals, the cards with their melds, the latest moves (one snapshot)."""
@@ -67,7 +71,7 @@ def comparable(html: str) -> str:
 
 
 def expected(melds: int, new_turn: bool, deal_ended: bool) -> int:
-    return MOVE + NEW_MELD * bool(melds) + NEW_TURN * new_turn + DEAL_END * deal_ended
+    return MOVE + NEW_MELD * bool(melds) + NEW_TURN * new_turn + DEAL_END * (deal_ended and not new_turn)
 
 
 def measure(game, django_capture_on_commit_callbacks) -> dict:
@@ -95,7 +99,7 @@ def measure(game, django_capture_on_commit_callbacks) -> dict:
         ended = current_deal(game).number != deal
         count = statements(captured)
         assert count == expected(added, game.turn_number != turn, ended), (action, count, captured.captured_queries)
-        assert ended or count <= LONGEST_MOVE
+        assert count <= LONGEST_MOVE + NEW_MELD * bool(added)
         seen.setdefault(action.type + (" ending the hand" if ended else ""), []).append(count)
         fetched = mover_client.get(reverse("game_board", args=[game.pk]), headers={"HX-Request": "true"})
         assert comparable(response.content.decode()) == comparable(fetched.content.decode()), \
@@ -134,3 +138,43 @@ def test_statements_per_request_are_pinned_and_do_not_grow_with_the_game(variant
         assert figures["discard"] == [MOVE + NEW_TURN] == [LONGEST_MOVE]
     assert {kind: counts for kind, counts in late.items() if kind in early} == \
            {kind: counts for kind, counts in early.items() if kind in late}
+
+
+def test_going_out_with_a_meld_before_a_persons_turn_is_the_longest_move(django_capture_on_commit_callbacks):
+    """Standard Rummy's last cards laid as a meld (S11), a person to move in the next deal: the
+    costliest move, ``MOVE + NEW_MELD + NEW_TURN``; the ended deal's cards and row and the next
+    deal's are all written."""
+    game = make_started_game(players=2, seed="statements-going-out", options={"target": 1000})
+    put_position(game, build(["5S 5H 5C", "KH QS 2C"], phase="play").deal)
+    deal = current_deal(game)
+    mover = seat_to_move(game)
+    client = login(mover.user)
+
+    with CaptureQueriesContext(connection) as captured, django_capture_on_commit_callbacks(execute=True):
+        response = post_move(client, game, {"type": "lay_meld", "cards": ["5S", "5H", "5C"]}, game.version, htmx=True)
+
+    assert response.status_code == 200
+    assert statements(captured) == MOVE + NEW_MELD + NEW_TURN == LONGEST_MOVE + NEW_MELD
+    deal.refresh_from_db()
+    assert deal.result["winner"] == mover.position and deal.ended_at is not None
+    assert set(deal.cards.filter(location="meld").values_list("code", flat=True)) == {"5S", "5H", "5C"}
+    assert current_deal(game).number == deal.number + 1 and current_deal(game).cards.count() == 52
+
+
+def test_a_person_back_from_an_expired_turn_moves_at_the_usual_cost(django_capture_on_commit_callbacks):
+    """The end of a person's run of expired turns is written with their seat's other changes: their
+    discard, which starts the next turn, costs ``MOVE + NEW_TURN`` as ever."""
+    game = make_started_game(players=2, seed="statements-expired", options={"target": 1000})
+    mover = seat_to_move(game)
+    client = login(mover.user)
+    assert post_move(client, game, {"type": "draw_stock"}, game.version, htmx=True).status_code == 200
+    Seat.objects.filter(pk=mover.pk).update(expired_turns=1)
+    game.refresh_from_db()
+    action = lean_choice(load_state(game).player_view(mover.position))
+
+    with CaptureQueriesContext(connection) as captured, django_capture_on_commit_callbacks(execute=True):
+        assert post_move(client, game, action.to_json(), game.version, htmx=True).status_code == 200
+
+    assert (action.type, statements(captured)) == ("discard", MOVE + NEW_TURN)
+    mover.refresh_from_db()
+    assert mover.expired_turns == 0
