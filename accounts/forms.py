@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from games.engine.variants import VARIANTS
 from records.history import HistoryFilters
 
-from .models import PlayPreferences
+from .models import PlayPreferences, user_named
 from .preferences import offered_time_zones
 
 
@@ -41,15 +41,16 @@ class HistoryFilterForm(forms.Form):
     until = forms.DateField(label="To", required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
     def clean_opponent(self) -> int | None:
-        """The opponent's user id, or None when blank. Raises ValidationError for an unknown name."""
+        """The opponent's user id (the name in any letter case), or None when blank. Raises
+        ValidationError for an unknown name."""
         name = self.cleaned_data["opponent"].strip()
         if not name:
             return None
-        user_id = get_user_model().objects.filter(username=name).values_list("pk", flat=True).first()
-        if user_id is None:
+        opponent = user_named(name)
+        if opponent is None:
             raise forms.ValidationError(f"There is no player called {name}. Computer players cannot be chosen "
                                         "here: give a person's user name.")
-        return user_id
+        return opponent.pk
 
     def clean(self):
         """A date range whose From is after its To is refused rather than shown empty."""

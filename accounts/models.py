@@ -1,4 +1,5 @@
-"""The project's user model, and each user's play preferences and declared absences."""
+"""The project's user model and how a user is found by name, and each user's play preferences and
+declared absences."""
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.validators import ASCIIUsernameValidator
@@ -23,6 +24,21 @@ class User(AbstractUser):
         validators=[username_validator],
         error_messages={"unique": _("A user with that username already exists.")},
     )
+
+
+def user_named(name: str) -> User | None:
+    """The user called ``name``, found in any letter case ("ALICE" finds "alice"), or None.
+
+    Sign-ups refuse a name taken in another case (allauth, ``ACCOUNT_PRESERVE_USERNAME_CASING``),
+    but the column is unique only case-sensitively: users made otherwise (``createsuperuser``, the
+    shell) may differ in case alone. An exact match wins then; a name that matches several users
+    only in another case names none of them."""
+    users = User.objects
+    exact = users.filter(username=name).first()
+    if exact is not None:
+        return exact
+    matches = list(users.filter(username__iexact=name)[:2])
+    return matches[0] if len(matches) == 1 else None
 
 
 class PlayPreferences(models.Model):

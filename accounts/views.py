@@ -3,10 +3,10 @@ page: e-mail notices, quiet hours, time zone, and declared absences."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -19,7 +19,7 @@ from records.models import Rating, RatingChange
 
 from . import preferences
 from .forms import AbsenceForm, HistoryFilterForm, PlayPreferencesForm
-from .models import Absence
+from .models import Absence, User, user_named
 from .preferences import AbsenceRefused, declare_absence, local_zone, preferences_for
 
 RECENT_GAMES = 10
@@ -35,13 +35,32 @@ def rating_chart(changes: list[RatingChange]) -> Chart | None:
     return line_chart(list(by_variant), list(by_variant.values())) if by_variant else None
 
 
+def _player_named(username: str) -> User:
+    """The user a player page's URL names, in any letter case (``user_named``); 404 for none."""
+    player = user_named(username)
+    if player is None:
+        raise Http404("No player has that name.")
+    return player
+
+
+def _canonical(request: HttpRequest, view_name: str, player: User) -> HttpResponse:
+    """A redirect (302) to page ``view_name`` of ``player`` under the name as they spell it, the
+    query (filters, cursors) kept: one address per page, whatever case a link or a person typed.
+    Not permanent: a superuser may rename a user in the admin."""
+    url = reverse(view_name, args=[player.username])
+    query = request.GET.urlencode()
+    return redirect(f"{url}?{query}" if query else url)
+
+
 @login_required
 @require_safe
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's profile: games played and won and average place per game type, ratings with
     their history, recent games; on one's own page also the games in progress. Another player's
     private games are left out of the lists."""
-    player = get_object_or_404(get_user_model(), username=username)
+    player = _player_named(username)
+    if player.username != username:
+        return _canonical(request, "profile", player)
     own = player.pk == request.user.pk
     recent = history_page(player, HistoryFilters(), include_private=own, size=RECENT_GAMES)
     ratings = {rating.variant: rating for rating in Rating.objects.filter(user=player)}
@@ -62,7 +81,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 def match_history(request: HttpRequest, username: str) -> HttpResponse:
     """A player's finished games, newest first, filtered by game type, result, opponent and date,
     paged by keyset (``?older=<cursor>`` / ``?newer=<cursor>``)."""
-    player = get_object_or_404(get_user_model(), username=username)
+    player = _player_named(username)
+    if player.username != username:
+        return _canonical(request, "match_history", player)
     form = HistoryFilterForm(request.GET)
     page = None
     if form.is_valid():

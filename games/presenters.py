@@ -42,7 +42,8 @@ from .engine.melds import (
     meld_readings,
     show,
     show_code,
-    show_wild,
+    show_placed,
+    stands_apart,
     wild_places,
 )
 from .engine.state import Phase, PlayerView, TableMeld
@@ -72,7 +73,9 @@ def code_name(code: str) -> str:
 
 def card_name(card: Card, wild: bool = False, stands_for: str = "") -> str:
     """``card`` in words (``code_name``); a wild says so and, on the table, what it stands for:
-    ``"7 of diamonds, wild, standing for 9 of clubs"`` (W3, R5, 0.3)."""
+    ``"7 of diamonds, wild, standing for 9 of clubs"`` (W3, R5, 0.3); a wild that stands for
+    itself on the table is named as the plain card (``stands_apart``)."""
+    stands_for = stands_apart(card, stands_for)
     name = code_name(card.code)
     if (wild or stands_for or card.is_joker) and card.code != COLOUR_WILD:
         name += ", wild"
@@ -147,8 +150,8 @@ class TableCard:
 
     @property
     def label(self) -> str:
-        """``"7♦=9♣"`` for a wild, ``"9♠"`` for a natural."""
-        return show_wild(self.card, self.stands_for) if self.stands_for else show(self.card)
+        """``"7♦=9♣"`` for a wild, ``"9♠"`` for a natural or a wild that stands for itself."""
+        return show_placed(self.card, self.stands_for)
 
 
 @dataclass(frozen=True)
@@ -287,15 +290,16 @@ def _swap_choices(view: PlayerView, meld: TableMeld) -> tuple[Choice, ...]:
     for a in view.legal_actions:
         if isinstance(a, SwapWild) and a.meld == meld.id:
             label = (f"Swap {show(parse_card(a.card))} for "
-                     f"{show_wild(parse_card(a.wild), meld.shape.stands_for(parse_card(a.wild)))}")
+                     f"{show_placed(parse_card(a.wild), meld.shape.stands_for(parse_card(a.wild)))}")
             choices.append((label, Choice(label, f"{a.meld}:{a.card}:{a.wild}")))
     return _distinct(choices)
 
 
 def _show_keys(keys: list[str], wilds: dict[str, str] | None = None) -> str:
-    """Cards as players read them; a wild in ``wilds`` (key -> what it stands for, 0.3) as ``7♦=9♣``."""
+    """Cards as players read them; a wild in ``wilds`` (key -> what it stands for, 0.3) as ``7♦=9♣``
+    (``show_placed``)."""
     wilds = wilds or {}
-    return " ".join(show_wild(parse_card(key), wilds[key]) if key in wilds else show(parse_card(key)) for key in keys)
+    return " ".join(show_placed(parse_card(key), wilds.get(key, "")) for key in keys)
 
 
 def start_card_effect(code: str, dealer: int, names: list[str]) -> str:
@@ -352,7 +356,7 @@ def describe_event(event: dict, names: list[str], deal_word: str = "Deal") -> st
         return f"{who} discarded {_show_keys([event['card']])}."
     if kind == "swap_wild":
         return (f"{who} swapped {_show_keys([event['card']])} for the wild "
-                f"{show_wild(parse_card(event['wild']), event['stood_for'])}.")
+                f"{show_placed(parse_card(event['wild']), event['stood_for'])}.")
     if kind == "play_action":
         return _describe_action_card(event, names)
     if kind == "draw_five":

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
@@ -40,6 +40,9 @@ HAND_ORDERS = "hand_orders"
 HAND_ORDER_GAMES = 20
 """The most games whose arranged hand order the session keeps (the latest arranged)."""
 RECENT_FINISHED_GAMES = 10
+REFUSED_MOVE = "refused_move"
+"""Session key: the latest move refused without JavaScript, ``{"game", "status", "code", "message",
+"rule", "form"}`` (``form``: its play form's fields, url-encoded), shown once by the game page."""
 RATE_LIMITED = 429
 STOPPED = (Game.Status.ABORTED, Game.Status.VOIDED, Game.Status.ABANDONED)
 """Games that stopped before their end: the table says so, not whose turn it was."""
@@ -62,8 +65,9 @@ def _board_response(request: HttpRequest, game_id: int, *, status: int = 200, er
     try:
         board = services.access_board(request.user, game_id)
     except Refusal as refusal:
-        # A refused request at a table the user may not see: say why the request was refused.
-        shown = error or refusal
+        # A refused request at a table the user may not see: say why the request was refused. A
+        # refusal kept from an earlier request (shown with 200) gives way to why the table is hidden.
+        shown = error if error is not None and error.status == status else refusal
         return render(request, "games/refused.html", {"refusal": shown}, status=shown.status)
     return _render_board(request, game_id, board, status=status, error=error, form=form)
 
@@ -108,8 +112,10 @@ def game_new(request: HttpRequest) -> HttpResponse:
 @require_safe
 @vary_on_headers("HX-Request")
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A game's page: waiting room, table in play, or final standings."""
-    return _board_response(request, game_id)
+    """A game's page: waiting room, table in play, or final standings; after a move refused without
+    JavaScript (``_refused_move``), with that refusal and the cards its form had ticked, once."""
+    error, form = _kept_refusal(request, game_id)
+    return _board_response(request, game_id, error=error, form=form)
 
 
 @login_required
@@ -144,6 +150,33 @@ def _refused_form(post) -> RefusedForm:
                        contract_stands(post))
 
 
+def _refused_move(request: HttpRequest, game_id: int, refusal: Refusal, keep_form: bool = True) -> HttpResponse:
+    """A refused move: for htmx the board with the refusal and its status (400/403/409/422/429);
+    without JavaScript a redirect (303, Post/Redirect/Get) to the game page, which shows the
+    refusal (``REFUSED_MOVE``): the address stays the game's, and reloading it does not post the
+    move again. With ``keep_form`` the board keeps what the play form carried for the retry. A move
+    at a game that does not exist gets its 404 at once: there is no game page to go back to."""
+    if request.htmx or refusal.status == 404:
+        return _refused(request, game_id, refusal, _refused_form(request.POST) if keep_form else None)
+    fields = request.POST.copy() if keep_form else QueryDict(mutable=True)
+    fields.pop("csrfmiddlewaretoken", None)
+    request.session[REFUSED_MOVE] = {"game": game_id, "status": refusal.status, "code": refusal.code,
+                                     "message": refusal.message, "rule": refusal.rule, "form": fields.urlencode()}
+    response = redirect("game_detail", game_id=game_id)
+    response.status_code = 303
+    return response
+
+
+def _kept_refusal(request: HttpRequest, game_id: int) -> tuple[Refusal | None, RefusedForm | None]:
+    """The refusal ``_refused_move`` kept for game ``game_id`` and its form, taken out of the
+    session (a refusal kept for another game is dropped); ``(None, None)`` without one."""
+    kept = request.session.pop(REFUSED_MOVE, None)
+    if not kept or kept["game"] != game_id:
+        return None, None
+    refusal = Refusal(kept["status"], kept["code"], kept["message"], kept["rule"])
+    return refusal, _refused_form(QueryDict(kept["form"]))
+
+
 def _move_form(request: HttpRequest, game_id: int) -> tuple[int, dict]:
     """The play form's version and action. A malformed action is refused only after the seat, the
     game's status and the version are checked (``services.check_move``), as for any other move: a
@@ -161,14 +194,17 @@ def _move_form(request: HttpRequest, game_id: int) -> tuple[int, dict]:
 @require_POST
 @vary_on_headers("HX-Request")
 def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Apply one move from the play form; 409 with the fresh board when stale, 400/403/422 on refusal."""
+    """Apply one move from the play form. For htmx: the board, or on refusal the board with the
+    refusal (409 with the fresh board when stale, 400/403/422/429); without JavaScript a redirect to
+    the game page either way (``_refused_move``)."""
     if is_ratelimited(request, group="games.move", key="user", rate=settings.RUMMY_MOVE_RATE, increment=True):
-        return _refused(request, game_id, Refusal(RATE_LIMITED, "rate_limited", "Too many moves; wait a moment."))
+        return _refused_move(request, game_id, Refusal(RATE_LIMITED, "rate_limited", "Too many moves; wait a moment."),
+                             keep_form=False)
     try:
         version, payload = _move_form(request, game_id)
         board = services.submit_play(request.user, game_id, version, payload)
     except Refusal as refusal:
-        return _refused(request, game_id, refusal, _refused_form(request.POST))
+        return _refused_move(request, game_id, refusal)
     if request.htmx:
         return _render_board(request, game_id, board)
     return redirect("game_detail", game_id=game_id)

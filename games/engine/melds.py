@@ -180,9 +180,22 @@ def show_code(code: str) -> str:
     return code
 
 
+def stands_apart(card: Card, code: str) -> str:
+    """What wild ``card`` is shown standing for: ``code``, or ``""`` when it stands for itself (a
+    set of wild-rank cards only, W9 and R8; a set of jokers, R8; a 2♦ in the 2♦'s place of a run),
+    as a wild so placed is shown as the plain card on the table (0.3)."""
+    return "" if code == card.code else code
+
+
 def show_wild(card: Card, code: str) -> str:
     """A wild with what it stands for: ``"7♦=9♣"``."""
     return f"{show(card)}={show_code(code)}"
+
+
+def show_placed(card: Card, code: str) -> str:
+    """A card of a meld on the table as players read it, ``code`` being what it stands for (``""``
+    for a natural): a wild as ``"7♦=9♣"``, a natural or a wild that stands for itself as ``"2♦"``."""
+    return show_wild(card, code) if stands_apart(card, code) else show(card)
 
 
 def _refuse(message: str, rule: str, code: str = "bad_meld") -> IllegalAction:

@@ -6,7 +6,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from games.engine.cards import COLOUR_NAMES, COLOUR_WILD, DISCARD1, DRAW5, RED_SUITS, SKIP, SUIT_SYMBOLS
-from games.engine.melds import show, show_code
+from games.engine.melds import show, show_code, stands_apart
 from games.presenters import card_name, face_name
 
 register = template.Library()
@@ -73,8 +73,10 @@ def card(card, extra_class: str = "", wild: bool = False, stands_for: str = "", 
     the table, 0.3) adds what it stands for, e.g. ``=9♣``, and ``data-stands-for``. Frayzy's
     cards: see ``coloured_card``. A ``decorative`` face is hidden from assistive technology, for a
     card whose control (a hand's checkbox) is named after it already. A face depends on these
-    arguments alone, so each is drawn once and kept (``CARD_FACES`` of them).
+    arguments alone, so each is drawn once and kept (``CARD_FACES`` of them). A wild that stands
+    for itself on the table (a set of 2s only, W9, R8) is drawn as the plain card (``stands_apart``).
     """
+    stands_for = stands_apart(card, stands_for)
     if card.is_coloured or card.is_action or card.code == COLOUR_WILD:
         return coloured_card(card, extra_class, stands_for, decorative)
     name = card_name(card, wild, stands_for)

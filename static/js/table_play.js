@@ -9,7 +9,8 @@
    legal actions) are offered, and cards that could join the selection in a meld or lay-off are
    marked. Every move is still an ordinary form POST that the server decides.
    The board is swapped by morphing (idiomorph's htmx extension), so the element that has focus
-   stays; when it is gone (a Draw button after the draw), focus goes to the nearest card. */
+   stays; when it is gone (a Draw button after the draw), focus goes to the nearest card. A key
+   pressed with focus outside the board's controls starts from its button. */
 (function () {
   "use strict";
   var root = document.getElementById("game-root");
@@ -183,7 +184,14 @@
     }
     if (target.closest && target.closest("select, textarea, input:not([type=checkbox])")) { return; }
     var button = byId(SHORTCUTS[event.key && event.key.toLowerCase()]);
-    if (button && !button.disabled && board().contains(button)) { event.preventDefault(); button.click(); }
+    if (button && !button.disabled && board().contains(button)) {
+      event.preventDefault();
+      // Focus outside the board's controls (the page itself after a load, the hand's section) would
+      // have nothing to follow across the swap: start from the button, as if it had been pressed,
+      // so focus lands on it again or, once it is gone (Draw, Take), on the card that arrived.
+      if (!board().contains(target) || !target.matches("button, a, input, select, textarea")) { button.focus(); }
+      button.click();
+    }
   });
 
   document.addEventListener("focusin", function (event) {

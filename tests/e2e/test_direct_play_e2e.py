@@ -1,5 +1,6 @@
 """Direct play in a real browser, at a desk (1280×800) and a phone (390×844): a whole turn played
-with the keyboard alone and one by tapping alone, where focus goes after each kind of move, the
+with the keyboard alone and one by tapping alone, where focus goes after each kind of move (and
+after D and T pressed with focus outside the board's controls), the
 hand arranged by dragging (and remembered), a card dragged onto the discard pile, and Frustration's
 contract laid through its group trays; the keys told at a desk only."""
 from dataclasses import replace
@@ -134,6 +135,24 @@ def test_a_turn_played_with_the_keyboard_alone_keeps_focus_after_every_move(tabl
     expect(ana.locator(".turn-banner-you")).to_be_visible(timeout=UPDATE_TIMEOUT_MS)
     assert focused(ana)["id"] == "hand"
     assert hand_keys(game, seats_of(game)[0]) >= {"4D", "5S"} and "KS" not in hand_keys(game, seats_of(game)[0])
+
+
+@pytest.mark.parametrize(("key", "arrives"), [("d", STOCK_TOP), ("t", "2D")])
+@pytest.mark.parametrize("start", ["page", "hand"])
+def test_draw_and_take_by_their_keys_put_focus_on_the_card_that_arrived(table_page, key, arrives, start):
+    """D and T work from anywhere on the page; focus then was left on the page itself (or on the
+    hand's section) after the board's swap. It goes to the card drawn or taken, as with the button."""
+    ana = table_page("desk")
+    standard_table(ana)
+    if start == "hand":
+        ana.locator("#hand").focus()
+    assert focused(ana)["id"] == ("hand" if start == "hand" else "")
+
+    press_and_wait(ana, key)
+
+    assert focused(ana)["card"] == arrives
+    ana.keyboard.press("End")
+    assert focused(ana)["card"] == hand_order(ana)[-1], "the hand's keys work from there"
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -1,8 +1,10 @@
 """Every refused move over HTTP: the right status, code and message, and not one row changed.
 
 Each test takes a ``snapshot`` of all the game's rows before the refused POST and compares it after.
-Refusals are checked with and without ``HX-Request`` (fragment vs whole page); the games here have
-people only in their seats, so no computer turn follows an accepted move.
+Refusals are checked with and without ``HX-Request``: htmx gets the board fragment with the
+refusal's status, a plain form a redirect (303) to the game page, which shows the refusal once
+(Post/Redirect/Get); the games here have people only in their seats, so no computer turn follows
+an accepted move.
 """
 import re
 from html import escape
@@ -49,14 +51,21 @@ def send(client, game, fields, htmx):
 
 
 def assert_refused(response, status, code, message, htmx):
-    """``response`` is a refusal with ``status`` showing ``code`` and ``message`` on the board
-    (a fragment for htmx, the whole page otherwise)."""
+    """``response`` is a refusal showing ``code`` and ``message`` on the board: for htmx a fragment
+    with ``status``; for a plain form a redirect (303) to the game page, whose whole page shows them.
+    Returns the response that shows the refusal."""
+    if not htmx:
+        game_id = response.wsgi_request.resolver_match.kwargs["game_id"]
+        assert (response.status_code, response.get("Location")) == (303, f"/games/{game_id}/"), \
+            response.content.decode()[:2000]
+        response, status = response.client.get(response["Location"]), 200
     body = response.content.decode()
     assert response.status_code == status, body[:2000]
     assert f'data-error-code="{code}"' in body
     assert escape(message) in body
     assert ("<html" in body) is not htmx
     assert data_version(body) == Game.objects.get(pk=response.wsgi_request.resolver_match.kwargs["game_id"]).version
+    return response
 
 
 def other_seat(game):
@@ -141,9 +150,9 @@ def test_stale_version_is_409_with_the_fresh_board(htmx):
 
     for version in (old_version, game.version + 1):
         response = post_move(login(mover.user), game, {"type": "discard", "card": card}, version, htmx=htmx)
-        assert_refused(response, 409, "stale_version",
-                       "The game has moved on since your page was drawn; here is the board now.", htmx)
-        body = response.content.decode()
+        shown = assert_refused(response, 409, "stale_version",
+                               "The game has moved on since your page was drawn; here is the board now.", htmx)
+        body = shown.content.decode()
         assert f'data-version="{game.version}"' in body
         assert f'data-version="{old_version}"' not in body
         assert f'name="version" value="{game.version}"' in body
@@ -223,11 +232,11 @@ def test_illegal_meld_is_422_citing_rule_s8(htmx):
 
     response = post_move(login(mover.user), game, {"type": "lay_meld", "cards": cards}, game.version, htmx=htmx)
 
-    assert_refused(response, 422, "bad_meld", reason.message, htmx)
-    assert "rule S8" in response.content.decode()
+    shown = assert_refused(response, 422, "bad_meld", reason.message, htmx).content.decode()
+    assert "rule S8" in shown
     # The selection is kept so the player can fix it.
     for key in cards:
-        assert re.search(rf'<input type="checkbox" name="cards" value="{key}"[^>]* checked', response.content.decode())
+        assert re.search(rf'<input type="checkbox" name="cards" value="{key}"[^>]* checked', shown)
     assert snapshot(game) == before
 
 
@@ -243,8 +252,30 @@ def test_discarding_the_card_taken_from_the_discard_pile_is_422_rule_s7(htmx):
 
     message = f"You took {top.rank_name}{dict(C='♣', D='♦', H='♥', S='♠')[top.suit]} from the discard pile " \
               "this turn, so you may not discard it."
-    assert_refused(response, 422, "taken_discard", message, htmx)
-    assert "rule S7" in response.content.decode()
+    assert "rule S7" in assert_refused(response, 422, "taken_discard", message, htmx).content.decode()
+    assert snapshot(game) == before
+
+
+def test_a_move_refused_without_javascript_leaves_the_browser_at_the_game_page():
+    """Post/Redirect/Get: a plain form's refused move redirects to the game page (the address bar
+    no longer shows the move URL, and a reload posts nothing), which shows the refusal and the
+    ticked cards once."""
+    game = make_started_game(players=2, seed="refused-prg")
+    mover = drawn(game)
+    cards, reason = _not_a_meld(hand_keys(game, mover))
+    client = login(mover.user)
+    before = snapshot(game)
+
+    response = post_move(client, game, {"type": "lay_meld", "cards": cards}, game.version)
+
+    assert (response.status_code, response["Location"]) == (303, game.get_absolute_url())
+    page = client.get(response["Location"])
+    body = page.content.decode()
+    assert page.status_code == 200 and 'data-error-code="bad_meld"' in body and escape(reason.message) in body
+    assert all(re.search(rf'name="cards" value="{key}"[^>]* checked', body) for key in cards)
+    again = client.get(game.get_absolute_url()).content.decode()
+    assert "data-error-code" not in again
+    assert not any(re.search(rf'name="cards" value="{key}"[^>]* checked', again) for key in cards)
     assert snapshot(game) == before
 
 
@@ -257,8 +288,8 @@ def test_discarding_before_drawing_is_409_wrong_phase(htmx):
 
     response = post_move(login(mover.user), game, {"type": "discard", "card": card}, game.version, htmx=htmx)
 
-    assert_refused(response, 409, "wrong_phase", "Draw a card before you discard.", htmx)
-    assert "rule 0.2" in response.content.decode()
+    assert "rule 0.2" in assert_refused(response, 409, "wrong_phase", "Draw a card before you discard.",
+                                        htmx).content.decode()
     assert snapshot(game) == before
 
 
@@ -497,8 +528,8 @@ def test_user_without_a_seat_is_403_at_a_public_table(htmx):
 
     response = post_move(login(make_user("stranger")), game, {"type": "draw_stock"}, game.version, htmx=htmx)
 
-    assert_refused(response, 403, "not_seated", "You do not have a seat at this table.", htmx)
-    assert 'name="cards"' not in response.content.decode(), "a spectator's board shows no hand"
+    shown = assert_refused(response, 403, "not_seated", "You do not have a seat at this table.", htmx)
+    assert 'name="cards"' not in shown.content.decode(), "a spectator's board shows no hand"
     assert snapshot(game) == before
 
 
@@ -509,9 +540,14 @@ def test_user_without_a_seat_is_403_at_a_private_table(htmx):
 
     response = post_move(login(make_user("stranger")), game, {"type": "draw_stock"}, game.version, htmx=htmx)
 
+    message = "You do not have a seat at this table."
+    if not htmx:
+        # The game page the plain form is sent back to says why that table is not shown.
+        assert response.status_code == 303
+        response, message = response.client.get(response["Location"]), "This is a private table; join it"
     assert response.status_code == 403
     body = response.content.decode()
-    assert escape("You do not have a seat at this table.") in body
+    assert escape(message) in body
     assert "data-version" not in body and "data-card" not in body
     assert snapshot(game) == before
 

@@ -61,9 +61,9 @@ async def test_a_seated_player_gets_one_event_per_accepted_change():
         assert await next_event(socket) == {"type": "game.changed", "game": game.pk, "version": version + 1}
 
     # Refused: out of turn, stale (the repeated draw), against the rules. No event.
-    assert (await post(waiting.user, game, {"type": "draw_stock"}, version + 1))[0] == 409
+    assert (await post(waiting.user, game, {"type": "draw_stock"}, version + 1, htmx=True))[0] == 409
     assert (await post(mover.user, game, {"type": "draw_stock"}, version, htmx=True))[0] == 409
-    assert (await post(mover.user, game, {"type": "discard", "card": "XX"}, version + 1))[0] == 422
+    assert (await post(mover.user, game, {"type": "discard", "card": "XX"}, version + 1, htmx=True))[0] == 422
     for socket in sockets:
         assert await socket.receive_nothing(timeout=SILENCE)
 

@@ -52,6 +52,21 @@ def test_the_board_shows_the_deal_the_wild_rank_and_marks_wilds():
     assert "Score sheet" in body
 
 
+def test_a_wild_that_stands_for_itself_is_shown_as_the_plain_card():
+    """0.3, W9: a set of wild-rank cards only is a natural set, each card standing for itself, and
+    a wild may take its own place in a run; neither is shown as "A♠=A♠", on the table or in the log."""
+    game = wild_game(["AS AH AD KS 5C", "KH QH JS 2D 3D 4S 8H"], melds=[(1, "AC=AC 2C 3C")])
+    client = login(seat_to_move(game).user)
+    response = post_move(client, game, {"type": "lay_meld", "cards": ["AS", "AH", "AD"]}, game.version, htmx=True)
+    assert response.status_code == 200
+    assert load_state(game).deal.melds[1].shape.notation() == "AS=AS AH=AH AD=AD"
+    body = response.content.decode()
+
+    assert escape("laid down A♠ A♥ A♦.") in body
+    assert "data-stands-for" not in body and "card-stands" not in body
+    assert escape("A♣=A♣") not in body and escape("A♠=A♠") not in body and "standing for" not in body
+
+
 def test_the_wild_help_page_is_served():
     response = login(make_user()).get(reverse("help", args=["wild-rummy"]))
     assert response.status_code == 200 and b"How to play Wild Rummy" in response.content
