@@ -470,6 +470,26 @@ def test_a_new_deals_hand_is_dealt_not_drawn(ana):
     expect(ana.locator(".hand-card-drawn")).to_have_count(0)
 
 
+def test_the_card_just_drawn_is_told_apart_from_a_yellow_frayzy_card(ana):
+    """The mark of a card just drawn is a hatching and a dark bottom bar over the card's own face,
+    not a colour: a tester took the old gold face for a yellow card."""
+    game = make_table_scene("frayzy-closed")
+    ana.goto(game.get_absolute_url())
+    ana.set_viewport_size(PHONE)
+    ana.locator("#act-draw").click()
+    drawn = ana.locator(".hand-card-drawn .card")
+    expect(drawn).to_have_count(1)
+    screenshot(ana, "frayzy-card-just-drawn", PHONE)
+    look = "card => { const s = getComputedStyle(card); return [s.backgroundImage, s.backgroundColor, s.boxShadow]; }"
+    drawn_image, drawn_face, drawn_shadow = drawn.evaluate(look)
+    yellow = ana.locator(".hand-card:not(.hand-card-drawn) .card-colour-yellow").first
+    yellow_image, yellow_face, _ = yellow.evaluate(look)
+    assert "repeating-linear-gradient" in drawn_image and yellow_image == "none"
+    assert "inset" in drawn_shadow and "-7px" in drawn_shadow
+    if "card-colour-yellow" not in drawn.get_attribute("class"):
+        assert drawn_face != yellow_face, (drawn_face, yellow_face)
+
+
 def test_the_card_just_drawn_is_marked_until_the_turn_ends(ana):
     """A draw from the stock marks the one new card of the hand (a gold face, "just drawn" in its
     checkbox's name for a screen reader); the mark stays when the hand is sorted again, over a reload and in a second
