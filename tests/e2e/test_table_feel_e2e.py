@@ -491,7 +491,7 @@ def test_the_card_just_drawn_is_told_apart_from_a_yellow_frayzy_card(ana):
 
 
 def test_the_card_just_drawn_is_marked_until_the_turn_ends(ana):
-    """A draw from the stock marks the one new card of the hand (a gold face, "just drawn" in its
+    """A draw from the stock marks the one new card of the hand (a hatched face, "just drawn" in its
     checkbox's name for a screen reader); the mark stays when the hand is sorted again, over a reload and in a second
     tab, and goes with the discard."""
     game = make_table_scene("standard-draw")
