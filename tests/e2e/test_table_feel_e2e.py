@@ -15,10 +15,20 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Seat
-from tests.e2e.pages import DESKTOP, HIDDEN_CARD_TEXT, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
+from tests.e2e.pages import (  # noqa: F401 (ana: a fixture)
+    DESKTOP,
+    HIDDEN_CARD_TEXT,
+    NARROWEST,
+    PHONE,
+    ana,
+    log_in_as,
+    overflow_at_each_width,
+    screenshot,
+)
 from tests.e2e.scenes import TABLE_SCENES, finished_game, game_with_results, make_table_scene, people
+from tests.e2e.tables import UPDATE_TIMEOUT_MS, wait_for_newer_board
 from tests.engine.builders import build
-from tests.factories import make_started_game, make_table, make_user, put_position
+from tests.factories import make_started_game, make_table, make_user, play_moves, put_position
 
 pytestmark = [pytest.mark.e2e]
 
@@ -318,6 +328,37 @@ def test_a_deal_summary_keeps_a_long_hand_on_one_line_on_the_desktop(ana):
     screenshot(ana, "deal-summary-long-hand", DESKTOP)
     tops = {round(box["y"]) for box in (cards.nth(i).bounding_box() for i in range(9))}
     assert len(tops) == 1, tops
+
+
+def test_a_spectator_sees_the_latest_deals_summary_and_may_dismiss_it(ana, browser_context):
+    """dan watches ana and ben without a seat (testers saw a stale summary there): when hand 1
+    ends his table shows how it ended, still hand 1's while hand 2 goes on, which he may dismiss
+    as a player does; when hand 2 ends, hand 2's, also after a reload; and never a hand of cards."""
+    game = make_table_scene("standard-play")
+    dan = browser_context().new_page()
+    log_in_as(dan, "dan")
+    dan.goto(game.get_absolute_url())
+    expect(dan.locator("#board .seats")).to_be_visible()
+    summary = dan.get_by_test_id("deal-summary")
+    ana_goes_out(game, "KH QS 2C")
+    expect(summary).to_have_attribute("data-deal", "1", timeout=UPDATE_TIMEOUT_MS)
+    expect(summary).to_contain_text("Hand 1 is over")
+    play_moves(game, 8)
+    game.refresh_from_db()
+    wait_for_newer_board(dan, game.version - 1)
+    expect(summary).to_have_attribute("data-deal", "1")
+    expect(dan.locator("#board .hand [data-card]")).to_have_count(0)
+    dan.get_by_test_id("dismiss-summary").click()
+    expect(summary).to_be_hidden()
+    ana_goes_out(game, "KH QS 2C")
+    expect(summary).to_have_attribute("data-deal", "2", timeout=UPDATE_TIMEOUT_MS)
+    expect(summary).to_be_visible()
+    dan.reload()
+    expect(summary).to_have_attribute("data-deal", "2")
+    dan.get_by_test_id("dismiss-summary").click()
+    dan.reload()
+    expect(dan.locator("#board .seats")).to_be_visible()
+    expect(dan.get_by_test_id("deal-summary-slot")).to_be_hidden()
 
 
 SMALL_PHONE = {"width": 375, "height": 667}
