@@ -338,9 +338,12 @@ def _describe_draw_five(event: dict, names: list[str]) -> str:
 
 
 def describe_event(event: dict, names: list[str], deal_word: str = "Deal") -> str:
-    """One public event in words, e.g. "Ana discarded 7♣". Never names a card drawn from the stock."""
+    """One public event in words, e.g. "Ana discarded 7♣". A stock draw names its card only when
+    the event carries one, as the engine's never does (a finished game's face-up replay adds it)."""
     who = names[event["seat"]] if "seat" in event else ""
     kind = event["type"]
+    if kind == "draw_stock" and "card" in event:
+        return f"{who} drew {_show_keys([event['card']])} from the stock."
     if kind == "draw_stock":
         return f"{who} drew from the stock."
     if kind == "take_discard":
@@ -419,10 +422,19 @@ def handover_plies(game: Game, seats: list[Seat]) -> dict[int, str]:
 
 
 def describe_move(move: Move, names: list[str], deal_word: str = "Deal") -> list[str]:
-    """Every event of ``move`` in words; ``deal_word`` is what the game calls a deal (``Variant.deal_word``).
-    A move the computer made for a person says so (time ran out, autopilot)."""
+    """Every event of ``move`` (a Move row, or anything with its ``actor`` and ``events``) in words;
+    ``deal_word`` is what the game calls a deal (``Variant.deal_word``). A move the computer made
+    for a person says so (time ran out, autopilot)."""
     note = ACTOR_NOTES.get(move.actor, "")
     return [describe_event(event, names, deal_word) + note for event in move.events]
+
+
+def move_log_lines(move: Move, seat: Seat, names: list[str], deal_word: str = "Deal") -> list[str]:
+    """``move`` of ``seat`` as the move log writes it (``describe_move``), its mover named by
+    ``mover_name`` and every other seat by ``names``."""
+    said = list(names)
+    said[seat.position] = mover_name(seat, move.actor)
+    return describe_move(move, said, deal_word)
 
 
 def _outcome(result: dict, names: list[str], no_winner: str = "stalemate") -> str:
@@ -639,11 +651,8 @@ def table_feel_context(board: Board, names: list[str]) -> dict:
     handovers = handover_plies(board.game, board.seats)
     log = []
     for move in board.last_moves:
-        seat = seats[move.seat_id]
-        said = list(names)
-        said[seat.position] = mover_name(seat, move.actor)
         before = (handovers[move.ply],) if move.ply in handovers else ()
-        log.append(LogEntry(move.step, (*before, *describe_move(move, said, deal_word))))
+        log.append(LogEntry(move.step, (*before, *move_log_lines(move, seats[move.seat_id], names, deal_word))))
     summary_deal = board.results[-1]["deal"] if board.results else None
     return {"log": log, "latest_move": " ".join(log[0].lines) if log else "", "clock": turn_clock_of(board),
             "summary_deal": summary_deal}

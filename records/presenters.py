@@ -7,7 +7,7 @@ deals that have ended; the commitment of every deal is shown from the moment it 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.core.cache import cache
 
@@ -17,8 +17,8 @@ from games.engine.melds import MeldRules
 from games.engine.state import DealState, GameState
 from games.models import Card as CardRow
 from games.models import Deal, Game, Seat
+from games.presenters import move_log_lines
 
-from .notation import MoveLine, move_lines
 from .replay import LoggedMove, replay, replay_log
 
 REPLAYED_CACHE_SECONDS = 24 * 3600
@@ -105,8 +105,8 @@ class ReplayFrame:
 
     Attributes:
         step / last_step: moves applied (0 = as dealt) and the last step this viewer may reach.
-        face_up: the game is finished and everything is shown. move: the move of this step in
-        notation (None at step 0). deal_over: this step's move ended the deal shown.
+        face_up: the game is finished and everything is shown. move_words: the move of this step
+        as the table's move log writes it (``move_log_lines``; empty at step 0).
         discard: the discard pile bottom to top when face up, else only its top card.
         stock: the stock top first when face up, else empty (only ``stock_size`` is shown).
         deal_starts: ``(deal number, step)`` of each deal's first move this viewer may reach.
@@ -122,10 +122,13 @@ class ReplayFrame:
     discard_size: int
     stock: list[tuple[Card, bool]]
     stock_size: int
-    move: MoveLine | None
-    move_by: str
-    deal_over: bool
+    move_words: tuple[str, ...]
     deal_starts: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def names(self) -> list[str]:
+        """The seats' names, in seat order."""
+        return [seat.name for seat in self.seats]
 
     @property
     def previous(self) -> int | None:
@@ -181,20 +184,19 @@ def replay_frame(game: Game, seats: list[Seat], viewer: Seat | None, moves: list
     else:
         shown = _player_frame(state, viewer.position if viewer else None, names)
     move = moves[step - 1] if step else None
+    words: tuple[str, ...] = ()
     if move is not None:
         shown["deal_number"] = move.deal  # a deal's last move shows the next deal, but belongs to its own
-    line = None
-    if move is not None:
-        # Face up, a stock draw names its card (move_lines); in play it never does.
-        drawn = {}
         if face_up and move.action.get("type") == "draw_stock":
-            drawn = {move.step: replay(game, moves, step - 1)[0].deal.stock[-1].key}
-        (line,) = move_lines([move], drawn)
+            # Face up, a stock draw names its card; in play it never does.
+            drawn = replay(game, moves, step - 1)[0].deal.stock[-1].key
+            move = replace(move, events=[{**event, "card": drawn} if event.get("type") == "draw_stock" else event
+                                         for event in move.events])
+        words = tuple(move_log_lines(move, seats[move.seat], names, game.rules.deal_word))
     starts: dict[int, int] = {}
     for logged in moves:
         starts.setdefault(logged.deal, logged.step)
-    return ReplayFrame(step=step, last_step=len(moves), face_up=face_up, move=line,
-                       move_by=names[move.seat] if move else "", deal_over=face_up and ended is not None,
+    return ReplayFrame(step=step, last_step=len(moves), face_up=face_up, move_words=words,
                        deal_starts=tuple(starts.items()), **shown)
 
 

@@ -4,10 +4,12 @@
    - play the selection by tapping its target (the discard pile, a meld, "New meld", a contract
      group) or by dragging a card there; drag cards within the hand to arrange it (SortableJS), the
      order is remembered by the server for this viewer;
-   - D, T, M and X press Draw, Take, the meld and the discard buttons.
+   - D, T, M and X press Draw, Take, the meld and the discard buttons;
+   - a refused move's reason is brought into view.
    Only the targets the server listed as legal for the selection (#play-targets, from the engine's
    legal actions) are offered, and cards that could join the selection in a meld or lay-off are
-   marked. Every move is still an ordinary form POST that the server decides.
+   marked; a selection put on "New meld" all the same is sent, for the server to say why it is no
+   meld. Every move is still an ordinary form POST that the server decides.
    The board is swapped by morphing (idiomorph's htmx extension), so the element that has focus
    stays; when it is gone (a Draw button after the draw), focus goes to the nearest card. A key
    pressed with focus outside the board's controls starts from its button. */
@@ -97,10 +99,12 @@
     all("[data-tray-put]").forEach(function (button) { button.disabled = keys.length === 0; });
   }
 
-  // Press the button of a target, or fill a contract group.
+  // Press the button of a target, or fill a contract group. A selection put on "New meld" that is
+  // not a legal meld is sent all the same: the server's refusal says why it is not a set or a run.
   function playOn(zone) {
     var name = zone.dataset.drop;
-    if (!legalTarget(name, selection(), plays())) { return; }
+    var keys = selection();
+    if (!legalTarget(name, keys, plays()) && !(name === "new" && keys.length > 0)) { return; }
     if (name.indexOf("tray:") === 0) { putInGroup(name.slice(5)); return; }
     var button = pileAction(selection(), plays()) ? byId("act-play-" + selection()[0]) : byId(zone.dataset.press);
     if (button && !button.disabled) { button.click(); }
@@ -338,7 +342,15 @@
     }
     prepare();
     restoreFocus(memo.focus);
+    showRefusal(event.detail.xhr);
   });
+
+  // A refused move's reason is drawn at the top of the board, out of sight on a phone whose page
+  // was scrolled down to the hand: bring it into view (the hand's bar stays along the bottom).
+  function showRefusal(xhr) {
+    var refusal = xhr && xhr.status >= 400 && board() && board().querySelector(".move-error");
+    if (refusal) { refusal.scrollIntoView({ block: "nearest" }); }
+  }
 
   // ----- the hand's bar along the bottom of a phone's screen: whatever the page brings into view
   // (focus, a tap's scroll) stops clear of it. Its height changes with the hand and the buttons.

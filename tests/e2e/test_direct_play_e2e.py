@@ -3,15 +3,19 @@ with the keyboard alone and one by tapping alone, where focus goes after each ki
 after D and T pressed with focus outside the board's controls), the
 hand arranged by dragging (and remembered), a card dragged onto the discard pile, and Frustration's
 contract laid through its group trays; the keys told at a desk only."""
+import re
 from dataclasses import replace
 
 import pytest
 from playwright.sync_api import expect
 
+from games.engine.errors import IllegalAction
+from games.engine.melds import read_meld
+from games.engine.variants.standard import StandardRummy
 from tests.e2e.conftest import E2E_PASSWORD
 from tests.e2e.tables import UPDATE_TIMEOUT_MS, shown_version, start_against_a_computer, wait_for_newer_board
 from tests.engine.builders import build, card, frustration
-from tests.factories import current_deal, hand_keys, put_position, seats_of
+from tests.factories import current_deal, hand_keys, put_position, seats_of, snapshot
 
 pytestmark = [pytest.mark.e2e]
 
@@ -186,6 +190,32 @@ def test_a_turn_played_by_tapping_alone_offers_only_legal_targets(table_page, si
     tap_and_wait(ana, ana.locator(".pile-discard .pile-label"))
     expect(ana.locator(".move-log")).to_contain_text("ana discarded K♠")
     assert ana.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_selection_that_is_no_meld_is_refused_with_the_engines_reason_in_view(table_page, size):
+    """The tester's cards put on "New meld" did nothing, and on a phone the refusal of the meld
+    button was drawn above the screen: both now show the engine's reason where the player looks,
+    keep the selection, and leave the game as it was."""
+    ana = table_page(size, touch=True)
+    game = standard_table(ana, phase="play")
+    cards = ["2C", "4D", "5S"]
+    with pytest.raises(IllegalAction) as refused:
+        read_meld([card(key) for key in cards], StandardRummy().meld_rules)
+    before = snapshot(game)
+    for key in cards:
+        ana.locator(f"#hand-{key}").tap()
+    expect(ana.locator(".meld-new")).not_to_have_class(re.compile("is-target"))
+    error = ana.locator(".move-error")
+    for press in (lambda: ana.locator(".meld-new").tap(), lambda: ana.locator("#act-meld").tap()):
+        ana.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        press()
+        expect(error).to_have_text(f"{refused.value.message} (rule S8)")
+        expect(error).to_be_in_viewport()
+        for key in cards:
+            expect(ana.locator(f"#hand-{key} input")).to_be_checked()
+        assert snapshot(game) == before
+        ana.evaluate("document.querySelector('.move-error').remove()")
 
 
 def drag(page, source, target, steps: int = 12, before_release: str | None = None) -> None:

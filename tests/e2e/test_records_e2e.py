@@ -55,7 +55,7 @@ def test_record_page_shows_the_score_chart_and_the_replay_steps_forward_and_back
     page.get_by_test_id("replay-forward").click()
     expect(position).to_have_text(f"Move 1 of {total}")
     caption = page.get_by_test_id("replay-caption")
-    expect(caption).to_contain_text("draw")
+    expect(caption).to_contain_text(" drew ")
     page.get_by_test_id("replay-forward").click()
     expect(position).to_have_text(f"Move 2 of {total}")
     page.get_by_test_id("replay-back").click()

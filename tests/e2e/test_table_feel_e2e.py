@@ -15,10 +15,20 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Seat
-from tests.e2e.pages import DESKTOP, HIDDEN_CARD_TEXT, NARROWEST, PHONE, ana, overflow_at_each_width, screenshot  # noqa: F401 (ana: a fixture)
+from tests.e2e.pages import (  # noqa: F401 (ana: a fixture)
+    DESKTOP,
+    HIDDEN_CARD_TEXT,
+    NARROWEST,
+    PHONE,
+    ana,
+    log_in_as,
+    overflow_at_each_width,
+    screenshot,
+)
 from tests.e2e.scenes import TABLE_SCENES, finished_game, game_with_results, make_table_scene, people
+from tests.e2e.tables import UPDATE_TIMEOUT_MS, wait_for_newer_board
 from tests.engine.builders import build
-from tests.factories import make_started_game, make_table, make_user, put_position
+from tests.factories import make_started_game, make_table, make_user, play_moves, put_position
 
 pytestmark = [pytest.mark.e2e]
 
@@ -274,14 +284,21 @@ def test_cards_move_on_a_swap_unless_the_player_prefers_reduced_motion(ana, moti
     assert (moving > 0) == (motion == "no-preference"), moving
 
 
+def ana_goes_out(game, *others: str) -> None:
+    """ana (seat 0, to play) holds 5♠ 5♥ 5♣ 9♦ and goes out with them; the other seats hold
+    ``others``: the deal ends and the next one is dealt."""
+    put_position(game, build(["5S 5H 5C 9D", *others], phase="play").deal)
+    for action in ({"type": "lay_meld", "cards": ["5S", "5H", "5C"]}, {"type": "discard", "card": "9D"}):
+        game.refresh_from_db()
+        services.submit_move(game.seats.get(position=0).user, game.pk, game.version, action)
+    game.refresh_from_db()
+
+
 def test_the_end_of_a_deal_shows_its_summary_until_dismissed(ana):
     """ana goes out (5♠ 5♥ 5♣, discarding 9♦): the next deal's table shows how the hand ended over
     the board; once dismissed it stays away, also after a reload."""
     game = make_table_scene("standard-play")
-    put_position(game, build(["5S 5H 5C 9D", "KH QS 2C"], phase="play").deal)
-    for action in ({"type": "lay_meld", "cards": ["5S", "5H", "5C"]}, {"type": "discard", "card": "9D"}):
-        game.refresh_from_db()
-        services.submit_move(game.seats.get(position=0).user, game.pk, game.version, action)
+    ana_goes_out(game, "KH QS 2C")
     ana.goto(game.get_absolute_url())
     summary = ana.get_by_test_id("deal-summary")
     expect(summary).to_contain_text("Hand 1 is over")
@@ -303,10 +320,7 @@ def test_a_deal_summary_keeps_a_long_hand_on_one_line_on_the_desktop(ana):
     """ben is left holding 9 cards: at 1280 px the summary over the table is as wide as its table
     needs, so his cards take one line (the 36rem panel wrapped them after 7)."""
     game = make_table_scene("standard-play")
-    put_position(game, build(["5S 5H 5C 9D", "KH QS 2C 3D 4H 6S 7C 8D 9S"], phase="play").deal)
-    for action in ({"type": "lay_meld", "cards": ["5S", "5H", "5C"]}, {"type": "discard", "card": "9D"}):
-        game.refresh_from_db()
-        services.submit_move(game.seats.get(position=0).user, game.pk, game.version, action)
+    ana_goes_out(game, "KH QS 2C 3D 4H 6S 7C 8D 9S")
     ana.set_viewport_size(DESKTOP)
     ana.goto(game.get_absolute_url())
     cards = ana.get_by_test_id("deal-summary").get_by_test_id("summary-line").nth(1).locator("[data-card]")
@@ -314,6 +328,76 @@ def test_a_deal_summary_keeps_a_long_hand_on_one_line_on_the_desktop(ana):
     screenshot(ana, "deal-summary-long-hand", DESKTOP)
     tops = {round(box["y"]) for box in (cards.nth(i).bounding_box() for i in range(9))}
     assert len(tops) == 1, tops
+
+
+def test_a_spectator_sees_the_latest_deals_summary_and_may_dismiss_it(ana, browser_context):
+    """dan watches ana and ben without a seat (testers saw a stale summary there): when hand 1
+    ends his table shows how it ended, still hand 1's while hand 2 goes on, which he may dismiss
+    as a player does; when hand 2 ends, hand 2's, also after a reload; and never a hand of cards."""
+    game = make_table_scene("standard-play")
+    dan = browser_context().new_page()
+    log_in_as(dan, "dan")
+    dan.goto(game.get_absolute_url())
+    expect(dan.locator("#board .seats")).to_be_visible()
+    summary = dan.get_by_test_id("deal-summary")
+    ana_goes_out(game, "KH QS 2C")
+    expect(summary).to_have_attribute("data-deal", "1", timeout=UPDATE_TIMEOUT_MS)
+    expect(summary).to_contain_text("Hand 1 is over")
+    play_moves(game, 8)
+    game.refresh_from_db()
+    wait_for_newer_board(dan, game.version - 1)
+    expect(summary).to_have_attribute("data-deal", "1")
+    expect(dan.locator("#board .hand [data-card]")).to_have_count(0)
+    dan.get_by_test_id("dismiss-summary").click()
+    expect(summary).to_be_hidden()
+    ana_goes_out(game, "KH QS 2C")
+    expect(summary).to_have_attribute("data-deal", "2", timeout=UPDATE_TIMEOUT_MS)
+    expect(summary).to_be_visible()
+    dan.reload()
+    expect(summary).to_have_attribute("data-deal", "2")
+    dan.get_by_test_id("dismiss-summary").click()
+    dan.reload()
+    expect(dan.locator("#board .seats")).to_be_visible()
+    expect(dan.get_by_test_id("deal-summary-slot")).to_be_hidden()
+
+
+SMALL_PHONE = {"width": 375, "height": 667}
+UNCOVERED = """selector => [...document.querySelectorAll(selector)].filter(el => {
+  // The elements of selector whose centre is covered by another element (the summary's panel).
+  const box = el.getBoundingClientRect();
+  const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return !(top && (el.contains(top) || top.contains(el)));
+}).map(el => el.dataset.card || el.id || el.className)"""
+
+
+def test_four_hands_left_holding_leave_the_table_in_sight_on_a_small_phone(ana):
+    """Four players' leftover hands filled a 375×667 screen and covered the hand's bar: the
+    summary is at most 55% of the screen high and scrolls on its own, its "Play on" in sight, and
+    the hand's bar stays in sight and in reach; at 1280 px it still needs no scrolling."""
+    game = make_started_game(players=4, humans=people(4), seed="summary-four")
+    ana_goes_out(game, "KH QS 2C 3D 4H 6S 7C 8D 9S", "AH 2H 3H 8C 8H 4S 6D", "JS JD 10C 7H 7D KD QC")
+    ana.set_viewport_size(SMALL_PHONE)
+    ana.goto(game.get_absolute_url())
+    summary = ana.get_by_test_id("deal-summary")
+    expect(summary.get_by_test_id("summary-line")).to_have_count(4)
+    screenshot(ana, "deal-summary-four-players", SMALL_PHONE)
+    panel = ana.get_by_test_id("deal-summary-slot")
+    box, hand = panel.bounding_box(), ana.locator("#hand").bounding_box()
+    assert box["height"] <= 0.55 * SMALL_PHONE["height"] + 1 and box["y"] + box["height"] <= hand["y"], (box, hand)
+    assert ana.evaluate(UNCOVERED, "#hand .hand-card, #hand a") == []
+    play_on = ana.get_by_test_id("dismiss-summary")
+    assert ana.evaluate(UNCOVERED, ".deal-summary-close") == []
+    assert panel.evaluate("p => p.scrollHeight > p.clientHeight")
+    last = summary.get_by_test_id("summary-line").last
+    last.scroll_into_view_if_needed()
+    expect(last).to_be_in_viewport()
+    assert ana.evaluate("window.scrollY") == 0 and ana.evaluate(UNCOVERED, ".deal-summary-close") == []
+    ana.set_viewport_size(DESKTOP)
+    screenshot(ana, "deal-summary-four-players", DESKTOP)
+    assert panel.evaluate("p => p.scrollHeight <= p.clientHeight")
+    ana.set_viewport_size(SMALL_PHONE)
+    play_on.click()
+    expect(summary).to_be_hidden()
 
 
 def test_the_invite_link_is_a_link_that_copies_itself(ana):

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from games.engine.commitment import deal_commitment
 from games.models import Deal, Game, Move
+from games.presenters import describe_move
 from moderation import services as moderation
 from records.replay import logged_moves, replay, replay_log
 from tests.factories import login, make_started_game, make_table, make_user
@@ -110,6 +111,30 @@ def test_replay_of_a_finished_game_steps_forward_and_back_face_up():
     assert "?step=2" in fragment and "?step=0" in fragment
     last = client.get(f"/games/{game.pk}/replay?step=99999").content.decode()
     assert f'data-step="{len(moves)}"' in last and "Forward &#x25B6;</span>" in last
+
+
+CAPTION = re.compile(r'data-testid="replay-caption">\s*(.*?)\s*·', re.S)
+NOTATION = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
+
+
+def caption(client, game, step):
+    html = client.get(f"/games/{game.pk}/replay?step={step}", headers={"HX-Request": "true"}).content.decode()
+    return re.sub(r"<[^>]+>", "", CAPTION.search(html).group(1))
+
+
+def test_the_replays_move_reads_as_the_tables_move_log_does():
+    """The tester saw ``discard KS`` in the replay where the table's move log says "ana discarded
+    K♠": every step of the replay writes its move with the move log's own words
+    (``describe_move``), never in card notation, and a stock draw in play names no card."""
+    game = people_game("standard", humans=2, seed="replay-words", moves=24)
+    moves = logged_moves(game)
+    names = [seat.name for seat in game.seats.order_by("position")]
+    client = login(game.seats.get(position=0).user)
+    for move in moves:
+        shown = caption(client, game, move.step)
+        assert shown == " ".join(describe_move(move, names, game.rules.deal_word)), move.step
+        assert not NOTATION.search(shown), shown
+    assert caption(client, game, moves[0].step) == f"{names[moves[0].seat]} drew from the stock."
 
 
 def test_a_replay_step_out_of_range_is_clamped_to_the_last_move_or_the_start():

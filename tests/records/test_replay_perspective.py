@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from games.engine.melds import show
 from games.models import Game
 from records.replay import logged_moves, replay
 from tests.factories import login, make_user
@@ -89,12 +90,13 @@ def test_the_caption_names_a_drawn_card_only_after_the_game():
     draw = next(m for m in moves if m.action["type"] == "draw_stock")
     before, _ = replay(finished, moves, draw.step - 1)
     html = fragment(login(make_user()), finished, draw.step)
-    assert f"<code>draw {before.deal.stock[-1].code}</code>" in html
+    name = finished.seats.get(position=draw.seat).name
+    assert f"{name} drew {show(before.deal.stock[-1])} from the stock." in html
     playing = people_game("standard", humans=2, seed="caption-playing", moves=8)
     moves = logged_moves(playing)
     draw = next(m for m in moves if m.action["type"] == "draw_stock")
-    client = login(playing.seats.get(position=draw.seat).user)
-    assert "<code>draw</code>" in fragment(client, playing, draw.step)
+    seat = playing.seats.get(position=draw.seat)
+    assert f"{seat.name} drew from the stock." in fragment(login(seat.user), playing, draw.step)
 
 
 def test_a_deals_last_move_is_labelled_with_that_deal():
