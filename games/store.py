@@ -262,12 +262,22 @@ def _save_deal_and_deal_next(rows: LoadedGame, variant: Variant, before: DealSta
     _dealt(rows, next_row, dealt)
 
 
+def write_seats(seats: list[Seat], fields: list[str], rows: LoadedGame | None = None) -> None:
+    """Write ``fields`` of ``seats``, changed in memory: with ``rows`` (the ``LoadedGame`` of a
+    move, whose seats they are) later, in the move's one UPDATE of its seats (``save_seats``); else
+    now, in one UPDATE (none when ``seats`` is empty)."""
+    if rows is None:
+        Seat.objects.bulk_update(seats, fields)
+    elif seats:
+        rows.changed_seat_fields.update(fields)
+
+
 def set_totals(rows: LoadedGame, state: GameState) -> None:
     """Give each seat its total (points, or Frustration's contract, R4) and streak (W14) from
     ``state``, in memory; ``save_seats`` writes them."""
     for seat, total, streak in zip(rows.seats, state.totals, state.streaks):
         seat.total, seat.streak = total, streak
-    rows.changed_seat_fields.update(("total", "streak"))
+    write_seats(rows.seats, ["total", "streak"], rows)
 
 
 def save_seats(rows: LoadedGame) -> None:

@@ -28,7 +28,7 @@ from django_tasks import task
 
 from accounts.preferences import absences_of
 
-from . import hooks
+from . import hooks, store
 from .engine.state import Phase
 from .errors import Refusal
 from .job_queue import enqueue_together
@@ -94,10 +94,7 @@ def _set_deadlines(seats: list[Seat], seat: Seat | None, deadline: dt.datetime |
         if other.deadline != wanted:
             other.deadline = wanted
             changed.append(other)
-    if rows is None:
-        Seat.objects.bulk_update(changed, ["deadline"])
-    elif changed:
-        rows.changed_seat_fields.add("deadline")
+    store.write_seats(changed, ["deadline"], rows)
 
 
 def _start_turn(game: Game, seats: list[Seat], seat: Seat, now: dt.datetime, rows=None) -> None:
@@ -172,10 +169,7 @@ def player_moved(seat: Seat, rows=None) -> None:
     other seat changes (``store.save_seats``)."""
     if seat.expired_turns:
         seat.expired_turns = 0
-        if rows is None:
-            seat.save(update_fields=["expired_turns"])
-        else:
-            rows.changed_seat_fields.add("expired_turns")
+        store.write_seats([seat], ["expired_turns"], rows)
 
 
 def _someone_at_the_table(seats: list[Seat]) -> bool:

@@ -37,7 +37,7 @@ def _apply(rows: store.LoadedGame, before: GameState, seat: Seat, action: Action
         game.finished_at = timezone.now()
         for s, place in zip(rows.seats, after.standings()):
             s.place = place
-        rows.changed_seat_fields.add("place")
+        store.write_seats(rows.seats, ["place"], rows)
         hooks.game_finished.send(sender=Game, game=game, seats=rows.seats)
     record_change(game, rows.seats, rows, seat if actor == Move.Actor.PLAYER else None)
     return after
