@@ -1,12 +1,15 @@
 """Django's Redis cache, failing open: while Redis is unreachable the cache behaves as an empty one
 that keeps nothing, so the rate limits built on it (django-ratelimit in the move view, allauth's
-log-in limits) let requests through instead of answering 500. README "Faults" says so."""
+log-in limits) let requests through instead of answering 500. README "Faults" says so. Its
+connection pools are the process's, not each cache object's."""
 from __future__ import annotations
 
 import logging
+import threading
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from redis import ConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -18,6 +21,30 @@ UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
 _NO_ANSWER = object()
 
 
+class ProcessWideRedisCacheClient(RedisCacheClient):
+    """Django's ``RedisCacheClient`` with one connection pool per server URL and options for the
+    whole process.
+
+    Django makes a cache object, and with it a client and its pools, per thread and per async
+    context, so under ASGI every request opened its own Redis connection (Django ticket #35651).
+    redis-py's pools are thread-safe and reset themselves after a fork."""
+
+    pools: dict[tuple[str, str], ConnectionPool] = {}
+    """``(url, options)`` to its ``redis.ConnectionPool``, shared by every client of the process."""
+    _pools_lock = threading.Lock()
+
+    def _get_connection_pool(self, write):
+        url = self._servers[self._get_connection_pool_index(write)]
+        key = (url, repr(sorted(self._pool_options.items())))
+        pool = self.pools.get(key)
+        if pool is None:
+            with self._pools_lock:
+                pool = self.pools.get(key)
+                if pool is None:
+                    pool = self.pools[key] = self._pool_class.from_url(url, **self._pool_options)
+        return pool
+
+
 class FailOpenRedisCache(RedisCache):
     """``django.core.cache.backends.redis.RedisCache`` whose calls, when Redis cannot be reached,
     answer as an empty cache that stores nothing: ``add`` True (the key was absent), ``get`` the
@@ -26,6 +53,10 @@ class FailOpenRedisCache(RedisCache):
 
     outage = Outage(logger, "Redis cache", "rate limits are not enforced")
     """Shared by the cache objects of every thread, so an outage is logged once per process."""
+
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._class = ProcessWideRedisCacheClient
 
     def _unless_down(self, fallback, call, *args, **kwargs):
         try:
