@@ -15,6 +15,7 @@ thread per request. Reading the body, the disconnect watch and sending the respo
 """
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -28,13 +29,16 @@ request ends."""
 
 class SyncChainASGIHandler(ASGIHandler):
     """``ASGIHandler`` whose requests run the sync middleware chain in one thread hop, on threads
-    reused from request to request (module docstring). Serves only HTTP: other scope types raise
-    ``ValueError`` as in Django."""
+    reused from request to request (module docstring); a forked child starts with none. Serves
+    only HTTP: other scope types raise ``ValueError`` as in Django."""
 
     def __init__(self) -> None:
         super().__init__()
         self.load_middleware(is_async=False)
         self._idle_threads: list[ThreadPoolExecutor] = []
+        # A forked child has none of the parent's threads: its idle executors would take work
+        # and never run it.
+        os.register_at_fork(after_in_child=self._idle_threads.clear)
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":

@@ -2,11 +2,13 @@
 on a thread reused from request to request (``rummy_site.handlers``), and still runs every
 middleware."""
 import asyncio
+import multiprocessing
 import threading
 
 import pytest
 from channels.testing import HttpCommunicator
 from django.core.signals import request_finished, request_started
+from django.db import connections
 
 from rummy_site.asgi import application, django_asgi_app
 
@@ -76,3 +78,30 @@ def test_requests_reuse_one_thread_for_their_signals_view_and_close(monkeypatch)
     assert [name for name, _ in threads] == ["started", "view", "finished"] * 2
     assert len({ident for _, ident in threads}) == 1
     assert loop_thread not in {ident for _, ident in threads}
+
+
+def login_page_status() -> int:
+    communicator = HttpCommunicator(application, "GET", "/accounts/login/", headers=[(b"host", b"testserver")])
+    return asyncio.run(communicator.get_response())["status"]
+
+
+def answer_in_child(answers) -> None:
+    answers.put(login_page_status())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_process_forked_after_a_request_still_answers():
+    """The live test servers and benchmarks fork this process: the idle threads the parent kept
+    for its next request do not exist in the child."""
+    assert login_page_status() == 200
+    assert django_asgi_app._idle_threads
+    fork = multiprocessing.get_context("fork")
+    answers = fork.Queue()
+    connections.close_all()
+    child = fork.Process(target=answer_in_child, args=(answers,))
+    child.start()
+    try:
+        assert answers.get(timeout=20) == 200
+    finally:
+        child.join(5)
+        child.kill()
