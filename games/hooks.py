@@ -31,3 +31,7 @@ expiry in one INSERT (``job_queue.enqueue_together``)."""
 game_abandoned = Signal()
 """A paused ``game`` was abandoned (``turn_clock``). Each receiver returns a list of e-mails
 (``EmailMessage``), sent once the abandoning transaction has committed."""
+
+player_removed = Signal()
+"""A moderator took ``person`` out of ``game``: ``seat_kept`` True when a computer player took
+their seat in a game in play, False when their seat at a table still waiting was freed."""

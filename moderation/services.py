@@ -40,6 +40,10 @@ HANDOVER_PERMISSION = {
     AuditEntry.Action.SUSPEND_USER: SUSPEND_USER,
 }
 """Who may hand a seat to a computer, by the action it is part of; LEAVE_GAME: the seat's own player."""
+MODERATOR_HANDOVERS = (AuditEntry.Action.REPLACE_SEAT, AuditEntry.Action.REMOVE_PLAYER)
+"""Handovers that take a person out of a game against their will, so they are told
+(``hooks.player_removed``). A suspended user learns it at log-in (allauth's inactive-account
+page); a player who leaves needs no telling."""
 
 
 def _require(acting_user, permission: str) -> None:
@@ -94,8 +98,9 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
     (``REMOVE_PLAYER``), both needing ``moderation.moderate_game``; a suspension (``SUSPEND_USER``,
     needing ``moderation.suspend_user``); and a player leaving (``LEAVE_GAME``, only their own seat).
     Writes an audit row and records the change (``services.record_change``: version, turn clock,
-    a queued computer move when the computer is now to move, the event after commit). When no
-    person is left at the table the game is aborted instead (the audit row says so).
+    a queued computer move when the computer is now to move, the event after commit); a person a
+    moderator took out is told (``hooks.player_removed``). When no person is left at the table
+    the game is aborted instead (the audit row says so).
 
     Raises Refusal 403 (not allowed), 404 (no such game or seat), 409 (the game is not in play,
     or a computer already holds the seat), 400 (no reason).
@@ -125,6 +130,8 @@ def hand_seat_to_computer(acting_user, game_id: int, position: int, reason: str,
             details["aborted"] = "no people left at the table"
         _audit(acting_user, action, reason, game=game, target_user=person, **details)
         services.record_change(game)
+        if action in MODERATOR_HANDOVERS:
+            hooks.player_removed.send(sender=Game, game=game, person=person, seat_kept=True)
     return seat
 
 
@@ -172,6 +179,7 @@ def remove_player(acting_user, game_id: int, position: int, reason: str) -> Game
         _audit(acting_user, AuditEntry.Action.REMOVE_PLAYER, reason, game=game, target_user=person,
                position=position)
         services.record_change(game)
+        hooks.player_removed.send(sender=Game, game=game, person=person, seat_kept=False)
     return game
 
 

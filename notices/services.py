@@ -1,12 +1,13 @@
 """Telling players: the "your turn" badge and notice on every open page, and the e-mails (your turn,
-time running out, game abandoned, daily digest).
+time running out, game abandoned, daily digest, removed from a game by a moderator).
 
 Each e-mail is first recorded as a ``Notification`` row; its unique constraints make a second e-mail
 for the same game, seat and turn (or a second digest on one day) impossible, so a job that runs
 twice sends nothing the second time. E-mails are sent once the job's transaction has committed,
 never while it holds a row lock. The badge and the "your turn" notice are events sent after the
 change's commit. E-mails respect the user's PlayPreferences (each kind can be switched off; quiet
-hours defer them) and every one links to the preferences page.
+hours defer them) and every one links to the preferences page. The removal e-mail is a service
+message: sent whatever the preferences say, once, by the one job the removal queued.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.db.models import Count
@@ -272,6 +274,27 @@ def on_game_abandoned(sender, game: Game, **kwargs) -> list[EmailMessage]:
                    _site_url(reverse("my_games")))
             for seat in game.seats.select_related("user").filter(user__isnull=False)
             if _record_once(Notification.Kind.ABANDONED_EMAIL, seat.user_id, game, seat)]
+
+
+def on_player_removed(sender, game: Game, person, seat_kept: bool, **kwargs) -> None:
+    """Receiver of ``hooks.player_removed``: queue, inside the moderator's transaction, the
+    e-mail that tells ``person`` (``email_removed``), so it goes only if the removal commits."""
+    email_removed.enqueue(game.pk, person.pk, seat_kept)
+
+
+@task()
+def email_removed(game_id: int, user_id: int, seat_kept: bool) -> bool:
+    """Job: e-mail user ``user_id`` that a moderator took them out of game ``game_id``
+    (``hooks.player_removed``). False when the user has no e-mail address."""
+    game = Game.objects.get(pk=game_id)
+    user = get_user_model().objects.get(pk=user_id)
+    if not user.email:
+        return False
+    after = ("A computer player now plays your seat, with your cards and score." if seat_kept
+             else "Your seat at the table has been freed.")
+    _email(user, f"You were removed from {game}", [f"A moderator removed you from {game}. {after}"],
+           _site_url(reverse("my_games"))).send()
+    return True
 
 
 def schedule_digest(prefs: PlayPreferences, now: dt.datetime) -> None:

@@ -291,6 +291,43 @@ def test_an_ordinary_player_can_do_no_moderator_action_and_nothing_is_written():
     assert report.status == "open"
 
 
+def removal_emails(mailoutbox) -> list[tuple[list[str], str, str]]:
+    return [(message.to, message.subject, message.body) for message in mailoutbox if "removed" in message.subject]
+
+
+def test_a_person_a_moderator_takes_out_is_told_by_email_once_the_removal_commits(mailoutbox):
+    moderator = make_moderator()
+    game = make_started_game(players=3, humans=3, seed="told")
+    replaced, removed = seats_of(game)[1].user, seats_of(game)[2].user
+    moderation.hand_seat_to_computer(moderator, game.pk, 1, REASON)
+    moderation.remove_player(moderator, game.pk, 2, REASON)
+    table = make_table(players=3)
+    guest = make_user()
+    services.join_table(guest, table.pk)
+    moderation.remove_player(moderator, table.pk, 1, REASON)
+    assert removal_emails(mailoutbox) == []  # queued with the removal, sent by the job worker
+
+    run_due_jobs()
+
+    told = removal_emails(mailoutbox)
+    assert [(to, subject) for to, subject, _ in told] == [
+        ([replaced.email], f"You were removed from {game}"), ([removed.email], f"You were removed from {game}"),
+        ([guest.email], f"You were removed from {table}")]
+    assert "A computer player now plays your seat" in told[0][2]
+    assert "Your seat at the table has been freed" in told[2][2]
+    assert all(REASON not in body for _, _, body in told)  # the reason is the moderators' own
+
+
+def test_a_refused_removal_a_player_who_leaves_or_a_suspension_sends_no_removal_email(mailoutbox):
+    game = make_started_game(players=4, humans=4, seed="not-told")
+    player = seats_of(game)[0].user
+    refusal_of(moderation.remove_player, player, game.pk, 1, REASON)
+    moderation.leave_game(seats_of(game)[2].user, game.pk)
+    moderation.suspend_user(make_moderator(), seats_of(game)[3].user.pk, REASON)
+    run_due_jobs()
+    assert removal_emails(mailoutbox) == []
+
+
 def test_leave_game_is_the_same_handover_for_the_players_own_seat():
     game = make_started_game(players=2, seed="leave")
     seat = next(s for s in seats_of(game) if s.position != seat_to_move(game).position)
