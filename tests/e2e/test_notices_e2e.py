@@ -53,3 +53,10 @@ def test_the_dashboard_badge_and_title_change_when_the_other_player_moves(new_us
     expect(notice).to_contain_text(f"Your turn in {game}")
     expect(notice.get_by_role("link")).to_have_attribute("href", game.get_absolute_url())
     assert navigations == [], "the page changed without a reload"
+
+    # The count keeps the site's red on the game page too, whose stylesheet styles the seats' badges.
+    red = waiter.evaluate("getComputedStyle(document.getElementById('games-waiting')).backgroundColor")
+    waiter.goto(game.get_absolute_url())
+    expect(waiter.get_by_test_id("games-waiting")).to_have_text("1")
+    assert red == "rgb(179, 38, 30)"
+    assert waiter.evaluate("getComputedStyle(document.getElementById('games-waiting')).backgroundColor") == red

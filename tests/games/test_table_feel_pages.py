@@ -60,7 +60,7 @@ def test_badges_counts_and_lay_off_buttons_say_what_they_mean_to_a_screen_reader
     game = game_at(build(["7S 8H 3C", "KS KD"], melds=[(1, "7H 7C 7D"), (1, "9H 10H JH")], discard="9S",
                          phase="play", dealer=0))
     body = board(game)
-    assert ('<span class="badge" title="Dealer"><span aria-hidden="true">D</span>'
+    assert ('<span class="seat-badge" title="Dealer"><span aria-hidden="true">D</span>'
             '<span class="visually-hidden">dealer</span>') in body
     assert re.search(r'data-testid="stock-count">\d+</span><span class="visually-hidden"> cards</span>', body)
     assert '1<span class="visually-hidden"> card</span>' in body  # the discard pile: one card
