@@ -16,8 +16,16 @@ The names below are the public ones, for callers that use ``services.<name>``.
 from .access import Board, access_board, access_deals, can_watch, lock_game
 from .changes import record_change
 from .moves import check_move, computer_turn, play_computer_turn, submit_move, submit_play
-from .tables import add_computer_player, close_table, create_table, join_table, remove_seat, start_game
+from .tables import (
+    add_computer_player,
+    close_table,
+    create_table,
+    join_table,
+    remove_seat,
+    seat_change_refusal,
+    start_game,
+)
 
 __all__ = ["Board", "access_board", "access_deals", "add_computer_player", "can_watch", "check_move", "close_table",
            "computer_turn", "create_table", "join_table", "lock_game", "play_computer_turn", "record_change",
-           "remove_seat", "start_game", "submit_move", "submit_play"]
+           "remove_seat", "seat_change_refusal", "start_game", "submit_move", "submit_play"]

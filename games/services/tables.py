@@ -62,17 +62,25 @@ GAME_OVER = {
 """Why a game that was dealt will not be played on, by status (``Game.OVER``)."""
 
 
-def _require_open(game: Game) -> None:
-    """Refuse (409) a change of seats at a table that is not waiting for players: closed before
-    it started (``table_closed``), in play or paused (``already_started``), or over (``game_over``,
-    saying how it ended)."""
+def seat_change_refusal(game: Game) -> Refusal | None:
+    """Why the seats of ``game`` can no longer change, as the Refusal (409) a join, a computer
+    added, a start or a close gets: closed before it started (``table_closed``), in play or
+    paused (``already_started``), or over (``game_over``, saying how it ended). None while the
+    table waits for players."""
     if game.status == Game.Status.OPEN:
-        return
+        return None
     if game.status == Game.Status.ABORTED and game.started_at is None:
-        raise Refusal(409, "table_closed", "This table was closed before it started.")
+        return Refusal(409, "table_closed", "This table was closed before it started.")
     if game.status in Game.LIVE:
-        raise Refusal(409, "already_started", "This game has already started.")
-    raise Refusal(409, "game_over", GAME_OVER[game.status])
+        return Refusal(409, "already_started", "This game has already started.")
+    return Refusal(409, "game_over", GAME_OVER[game.status])
+
+
+def _require_open(game: Game) -> None:
+    """Raise ``seat_change_refusal(game)`` unless the table waits for players."""
+    refusal = seat_change_refusal(game)
+    if refusal is not None:
+        raise refusal
 
 
 def join_table(user, game_id: int, invite_code: str = "") -> Seat:

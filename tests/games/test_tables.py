@@ -215,6 +215,26 @@ def test_the_invite_page_sends_a_seated_player_to_the_table_instead_of_offering_
     assert f'You have a seat at this table: <a href="{game.get_absolute_url()}">go to the table</a>' in main
 
 
+def invite_closed_text(client, game) -> str:
+    body = client.get(reverse("join_by_code", args=[game.invite_code])).content.decode()
+    return re.sub(r"<[^>]+>", "", re.search(r'<p data-testid="invite-closed">(.*?)</p>', body, re.S).group(1))
+
+
+def test_the_invite_page_of_a_table_that_cannot_be_joined_says_why():
+    bob, ann, cid = make_user("bob"), make_user("ann"), make_user("cid")
+    closed = make_table(bob, players=3, is_private=True)
+    services.join_table(cid, closed.pk, closed.invite_code)
+    services.close_table(bob, closed.pk)
+    started = make_table(bob, players=2, is_private=True)
+    services.join_table(cid, started.pk, started.invite_code)
+    services.start_game(bob, started.pk)
+
+    assert invite_closed_text(login(ann), closed) == ("This table was closed before it started. "
+                                                      "It cannot be joined any more.")
+    assert invite_closed_text(login(ann), started) == "This game has already started. It cannot be joined any more."
+    assert invite_closed_text(login(cid), started) == "This game has already started. Go to your game."
+
+
 def test_invite_link_with_an_unknown_code_is_404():
     make_table(make_user("bob"), is_private=True)
     response = login(make_user("ann")).get(reverse("join_by_code", args=["no-such-code"]))
