@@ -86,25 +86,35 @@ def _render_board(request: HttpRequest, game_id: int, board: services.Board, *, 
 @require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """The lobby: open public tables, the user's own games, and the form to open a table."""
+    return _lobby_page(request, NewTableForm())
+
+
+def _lobby_page(request: HttpRequest, form: NewTableForm, status: int = 200) -> HttpResponse:
     my_games, finished_games = [], Game.objects.none()
     if request.user.is_authenticated:
         mine = Game.objects.for_user(request.user).prefetch_related("seats__user")
         my_games = list(mine.not_over())
         finished_games = mine.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:RECENT_FINISHED_GAMES]
     open_tables = Game.objects.open_public().prefetch_related("seats__user")[:50]
-    return render(request, "games/lobby.html", {"form": NewTableForm(), "my_games": my_games,
+    return render(request, "games/lobby.html", {"form": form, "my_games": my_games,
                                                 "seated_at": {game.pk for game in my_games},
-                                                "finished_games": finished_games, "open_tables": open_tables})
+                                                "finished_games": finished_games, "open_tables": open_tables},
+                  status=status)
 
 
 @login_required
 @require_POST
 def game_new(request: HttpRequest) -> HttpResponse:
-    """Open a new table from the lobby form and go to its page."""
+    """Open a new table from the lobby form and go to its page; a refused form (or too many
+    tables waiting, ``services.create_table``) shows the lobby again with the reason."""
     form = NewTableForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/lobby.html", {"form": form, "my_games": [], "open_tables": []}, status=400)
-    game = services.create_table(request.user, **form.table_arguments())
+        return _lobby_page(request, form, status=400)
+    try:
+        game = services.create_table(request.user, **form.table_arguments())
+    except Refusal as refusal:
+        form.add_error(None, refusal.message)
+        return _lobby_page(request, form, status=refusal.status)
     return redirect(game)
 
 

@@ -263,6 +263,8 @@ ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 RUMMY_MOVE_RATE = os.environ.get("RUMMY_MOVE_RATE", "120/m")
 # Players' reports of other players or games, per user.
 RUMMY_REPORT_RATE = os.environ.get("RUMMY_REPORT_RATE", "5/h")
+# Tables a user may have waiting for players at once, so that nobody can fill the lobby.
+RUMMY_OPEN_TABLES_PER_USER = int(os.environ.get("RUMMY_OPEN_TABLES_PER_USER", "3"))
 
 # Background jobs (computer turns, deadlines, e-mail): django-tasks with the database backend of
 # django-tasks-db; ``manage.py db_worker`` runs them (games/jobs.py says why this library).

@@ -2,6 +2,8 @@
 closing and starting (the first deal)."""
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,7 +25,9 @@ def create_table(user, *, variant: str, players: int, is_private: bool, options:
     ``time_per_move`` (seconds, one of ``TIME_PER_MOVE_CHOICES``) is each turn's clock, and
     ``absence_stops_clock`` whether declared absences stop it (``games.turn_clock``).
 
-    Raises Refusal 400 for an unknown variant or option, or a player count outside 2-4 (S2).
+    Raises Refusal 400 for an unknown variant or option, or a player count outside 2-4 (S2), and
+    409 when ``user`` already has ``RUMMY_OPEN_TABLES_PER_USER`` tables waiting for players (the
+    user's row is locked while they are counted, so two requests at once cannot pass together).
     """
     if variant not in VARIANTS:
         raise Refusal(400, "bad_variant", "Choose a game to play.")
@@ -37,12 +41,23 @@ def create_table(user, *, variant: str, players: int, is_private: bool, options:
     if time_per_move not in dict(TIME_PER_MOVE_CHOICES):
         raise Refusal(400, "bad_time_per_move", "Choose one of the offered times per move.")
     with transaction.atomic():
+        if creator_plays:
+            _require_room_for_a_table(user)
         game = Game.objects.create(variant=variant, options=rules.options(), players=players,
                                    is_private=is_private, created_by=user, time_per_move=time_per_move,
                                    absence_stops_clock=absence_stops_clock, **({"seed": seed} if seed else {}))
         if creator_plays:
             Seat.objects.create(game=game, position=0, user=user)
     return game
+
+
+def _require_room_for_a_table(user) -> None:
+    get_user_model().objects.select_for_update().values_list("pk", flat=True).get(pk=user.pk)
+    waiting = Game.objects.filter(created_by=user, status=Game.Status.OPEN).count()
+    if waiting >= settings.RUMMY_OPEN_TABLES_PER_USER:
+        raise Refusal(409, "too_many_tables",
+                      f"You already have {waiting} tables waiting for players. Start or close one of them "
+                      "before you open another.")
 
 
 def _free_position(game: Game) -> int:

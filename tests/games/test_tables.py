@@ -215,6 +215,27 @@ def test_the_invite_page_sends_a_seated_player_to_the_table_instead_of_offering_
     assert f'You have a seat at this table: <a href="{game.get_absolute_url()}">go to the table</a>' in main
 
 
+def test_a_user_may_have_three_tables_waiting_for_players_and_no_more(settings):
+    assert settings.RUMMY_OPEN_TABLES_PER_USER == 3
+    bob, ann = make_user("bob"), make_user("ann")
+    client = login(bob)
+    fields = {"variant": "standard", "players": "2", "time_per_move": "86400"}
+    answers = [client.post(reverse("game_new"), fields) for _ in range(50)]
+
+    assert [answer.status_code for answer in answers[:3]] == [302] * 3
+    assert {answer.status_code for answer in answers[3:]} == {409}
+    assert ("You already have 3 tables waiting for players. Start or close one of them before you open "
+            "another.") in answers[3].content.decode()
+    assert Game.objects.filter(created_by=bob).count() == 3
+    # Starting one (or closing one) makes room; another user's tables do not count.
+    waiting = list(Game.objects.filter(created_by=bob))
+    services.join_table(ann, waiting[0].pk)
+    services.start_game(bob, waiting[0].pk)
+    services.close_table(bob, waiting[1].pk)
+    assert [client.post(reverse("game_new"), fields).status_code for _ in range(3)] == [302, 302, 409]
+    assert login(ann).post(reverse("game_new"), fields).status_code == 302
+
+
 def invite_closed_text(client, game) -> str:
     body = client.get(reverse("join_by_code", args=[game.invite_code])).content.decode()
     return re.sub(r"<[^>]+>", "", re.search(r'<p data-testid="invite-closed">(.*?)</p>', body, re.S).group(1))
