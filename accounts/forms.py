@@ -1,8 +1,12 @@
-"""Forms of the accounts pages: sign-up (allauth's, with the user name's rules shown); match history
+"""Forms of the accounts pages: sign-up (allauth's, with the user name's rules shown); adding an
+e-mail address (allauth's, refusing another account's address); match history
 filters; the preferences page (which e-mails, quiet hours and time zone; declaring an absence)."""
 from __future__ import annotations
 
+from allauth.account.adapter import get_adapter
+from allauth.account.forms import AddEmailForm as AllauthAddEmailForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
+from allauth.account.models import EmailAddress
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -22,6 +26,22 @@ class SignupForm(AllauthSignupForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["username"].help_text = get_user_model()._meta.get_field("username").help_text
+
+
+class AddEmailForm(AllauthAddEmailForm):
+    """allauth's form of the e-mail page (``ACCOUNT_FORMS``), refusing an address that belongs to
+    another account, verified or not, in any letter case, with sign-up's message ("A user is already
+    registered with this email address"). Under enumeration prevention allauth would attach it
+    unverified, and it would then log in to, and reset the password of, both accounts."""
+
+    def clean_email(self) -> str:
+        """The address as allauth cleans it; raises ValidationError if another account has it."""
+        email = get_adapter().clean_email(self.cleaned_data["email"].lower())
+        others = get_user_model().objects.exclude(pk=self.user.pk)
+        if (others.filter(email__iexact=email).exists()
+                or EmailAddress.objects.filter(email__iexact=email).exclude(user=self.user).exists()):
+            raise get_adapter().validation_error("email_taken")
+        return super().clean_email()
 
 
 def game_choices() -> list[tuple[str, str]]:

@@ -243,8 +243,9 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Rummy Table] "
-# The sign-up form shows the user name's allowed characters (the User model's validators).
-ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+# The sign-up form shows the user name's allowed characters (the User model's validators); the
+# e-mail page refuses an address another account has, as sign-up does (README, "E-mail addresses").
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm", "add_email": "accounts.forms.AddEmailForm"}
 # Merged into allauth's defaults; format "amount/duration/per", per is ip, user or key.
 # login_failed's key is the account and the address together (accounts/adapter.py): one address
 # gets 10 wrong passwords a minute over all accounts and 5 per 5 minutes for one account, while
