@@ -138,6 +138,10 @@ def test_the_score_sheet_counts_each_round_and_the_final_standings_show_the_winn
     body = board_of(game, 1)
     assert "Final standings" in body and "40 points" in body and "110 points" in body
     assert "ann went out" in body and "(rule F18)" in body
+    standings = body[body.index('aria-label="Final standings"'):]
+    standings = standings[:standings.index("</section>")]
+    assert f'<a href="{reverse("game_record", args=[game.pk])}" data-testid="standings-record">' in standings
+    assert f'<a href="{reverse("game_replay", args=[game.pk])}" data-testid="standings-replay">' in standings
 
 
 # ----- refusals: clear message, nothing changed ----------------------------------------------------
