@@ -164,3 +164,22 @@ def test_action_cards_show_their_whole_name_clear_of_their_symbol(ana, top):
         if wrong := ana.evaluate(ACTION_NAMES_OUT_OF_PLACE):
             found[size["width"]] = wrong
     assert found == {}, "\n".join(f"{width} px: {line}" for width, lines in found.items() for line in lines)
+
+
+HAND_TOPS = """() => [...document.querySelectorAll("#board .hand .card[data-card]")]
+  .map(card => [card.dataset.card, card.classList.contains("card-action"), card.getBoundingClientRect().top])"""
+
+
+def test_action_cards_sit_level_with_the_number_cards_in_the_hand(ana):
+    """An action card's top edge is the number cards' (within 1 px) at every width: a tester saw the
+    action cards sit lower at 1280 px (the hand's cards sat on their first line's baseline, and an
+    action card's name is smaller type than a number)."""
+    open_action_cards(ana, "DISCARD1~1")
+    found = {}
+    for size in (DESKTOP, PHONE, NARROWEST):
+        ana.set_viewport_size(size)
+        tops = ana.evaluate(HAND_TOPS)
+        number_top = next(top for _, action, top in tops if not action)
+        if wrong := {key: round(top - number_top, 1) for key, _, top in tops if abs(top - number_top) > 1}:
+            found[size["width"]] = wrong
+    assert found == {}, f"cards below (+) or above (-) the first number card, by width: {found}"
