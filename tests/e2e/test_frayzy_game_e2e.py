@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import ana  # noqa: F401 (a fixture)
+from tests.e2e.pages import DESKTOP, NARROWEST, PHONE, ana, screenshot  # noqa: F401 (ana: a fixture)
 from tests.e2e.scenes import make_table_scene
 from tests.e2e.tables import UPDATE_TIMEOUT_MS, open_table, select_cards, shown_version, wait_for_newer_board
 from tests.engine.builders import frayzy
@@ -115,3 +115,71 @@ def test_a_lone_action_card_lights_only_the_discard_pile_and_is_played_there(ana
     wait_for_newer_board(ana, before)
     expect(ana.locator(".move-log")).to_contain_text("ana played Skip: ben is skipped.")
     expect(ana.locator(".pile-discard [data-card='SKIP']")).to_be_visible()
+
+
+
+ACTION_NAMES_OUT_OF_PLACE = """() => {
+  // The action cards of the hand and the discard pile whose name runs past the card's edge or
+  // touches the card's symbol ("+5"), with the boxes of the three.
+  const found = [];
+  const textBox = el => { const range = document.createRange(); range.selectNodeContents(el);
+                          return range.getBoundingClientRect(); };
+  const show = b => `${Math.round(b.left)},${Math.round(b.top)}..${Math.round(b.right)},${Math.round(b.bottom)}`;
+  for (const card of document.querySelectorAll("#board :is(.hand, .pile-discard) .card-action")) {
+    const box = card.getBoundingClientRect();
+    const where = `${card.dataset.card} in the ${card.closest(".hand") ? "hand" : "pile"}`;
+    const name = textBox(card.querySelector(".card-action-name")), symbol = textBox(card.querySelector(".card-suit"));
+    if (name.left < box.left || name.top < box.top || name.right > box.right || name.bottom > box.bottom) {
+      found.push(`${where}: name ${show(name)} outside card ${show(box)}`);
+    }
+    if (name.left < symbol.right && symbol.left < name.right && name.top < symbol.bottom && symbol.top < name.bottom) {
+      found.push(`${where}: name ${show(name)} over symbol ${show(symbol)}`);
+    }
+  }
+  return found;
+}"""
+
+
+def open_action_cards(page, top: str):
+    """Open a Frayzy table whose hand holds a Skip, a Discard 1 and a Draw 5 among number cards,
+    ``top`` on the discard pile."""
+    game = make_table_scene("frayzy-play")
+    put_position(game, frayzy(["R7 B12 SKIP DISCARD1 DRAW5 G3 Y5 Y6 B4 R11", "Y1 Y2 Y3 B1 B2", "G1 G2 G4 G5"],
+                              discard=f"Y12 {top}").deal)
+    page.goto(game.get_absolute_url())
+    expect(page.locator("#board .hand .card-action")).to_have_count(3)
+
+
+@pytest.mark.parametrize("top", ["DISCARD1~1", "DRAW5~1", "SKIP~1"])
+def test_action_cards_show_their_whole_name_clear_of_their_symbol(ana, top):
+    """Skip, Discard 1 and Draw 5 in the hand and on top of the discard pile: the name lies inside
+    its card and clear of its symbol at every width (a tester saw "DISCARD 1" run off the bottom of
+    its card at 390 px, and "DRAW 5" over its "+5": in a phone's hand the name took the corner
+    index's size, not the strip's small type)."""
+    open_action_cards(ana, top)
+    found = {}
+    for size in (DESKTOP, PHONE, NARROWEST):
+        ana.set_viewport_size(size)
+        screenshot(ana, f"frayzy-action-cards-{top.split('~')[0].lower()}", size)
+        if wrong := ana.evaluate(ACTION_NAMES_OUT_OF_PLACE):
+            found[size["width"]] = wrong
+    assert found == {}, "\n".join(f"{width} px: {line}" for width, lines in found.items() for line in lines)
+
+
+HAND_TOPS = """() => [...document.querySelectorAll("#board .hand .card[data-card]")]
+  .map(card => [card.dataset.card, card.classList.contains("card-action"), card.getBoundingClientRect().top])"""
+
+
+def test_action_cards_sit_level_with_the_number_cards_in_the_hand(ana):
+    """An action card's top edge is the number cards' (within 1 px) at every width: a tester saw the
+    action cards sit lower at 1280 px (the hand's cards sat on their first line's baseline, and an
+    action card's name is smaller type than a number)."""
+    open_action_cards(ana, "DISCARD1~1")
+    found = {}
+    for size in (DESKTOP, PHONE, NARROWEST):
+        ana.set_viewport_size(size)
+        tops = ana.evaluate(HAND_TOPS)
+        number_top = next(top for _, action, top in tops if not action)
+        if wrong := {key: round(top - number_top, 1) for key, _, top in tops if abs(top - number_top) > 1}:
+            found[size["width"]] = wrong
+    assert found == {}, f"cards below (+) or above (-) the first number card, by width: {found}"
