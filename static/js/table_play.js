@@ -115,6 +115,13 @@
   function groupSelect(key) { return document.querySelector("#board select[name='group:" + CSS.escape(key) + "']"); }
   function handCard(key) { return byId("hand-" + key); }
 
+  // The groups changed by hand: the trays follow, and a refusal of the groups sent before is stale.
+  function regroup() {
+    renderTrays();
+    var refusal = board() && board().querySelector(".move-error");
+    if (refusal) { refusal.hidden = true; }
+  }
+
   function renderTrays() {
     all("#board .tray").forEach(function (tray) {
       var list = tray.querySelector(".tray-cards");
@@ -146,7 +153,7 @@
       groupSelect(key).value = group;
       byId("hand-" + key).querySelector("input").checked = false;
     });
-    renderTrays();
+    regroup();
     update();
   }
   function setGroups(groups, wilds) {
@@ -156,7 +163,7 @@
       keys.forEach(function (key) { groupSelect(key).value = String(index + 1); });
     });
     cardInputs().forEach(function (input) { input.checked = false; });
-    renderTrays();
+    regroup();
     update();
   }
 
@@ -203,7 +210,7 @@
   });
   document.addEventListener("change", function (event) {
     if (!event.target.closest || !event.target.closest("#board")) { return; }
-    if (event.target.matches("select[name^='group:']")) { renderTrays(); }
+    if (event.target.matches("select[name^='group:']")) { regroup(); }
     update();
   });
   document.addEventListener("click", function (event) {
@@ -212,7 +219,7 @@
     if (trayCard) {
       setStands({});
       groupSelect(trayCard.dataset.key).value = "";
-      renderTrays();
+      regroup();
       update();
       var back = byId("hand-" + trayCard.dataset.key);
       if (back) { back.querySelector("input").focus(); }
