@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from .actions import Action
+from .actions import Action, TakeDiscard
 from .cards import Card
 from .errors import IllegalAction
 from .melds import MeldShape
@@ -163,7 +163,9 @@ class PlayerView:
     wild rank (W3), the seat's own pending cards (W6), streaks (W14) and the number of deals (W15,
     None when the game ends on points); in Frustration Rummy ``totals`` are the contracts (R4) and
     ``laid_down`` says who laid their contract this round (R10); in Frayzy ``start_card`` is the card
-    turned up to start the discard pile (F4), None once taken. Never another hand or the order of the stock.
+    turned up to start the discard pile (F4), None once taken. ``take_refusal`` says why the seat to
+    move, drawing, may not take the discard pile's top card (its variant's ``take_refusal``: W6, F6),
+    "" when it may. Never another hand or the order of the stock.
     """
 
     seat: int | None
@@ -190,6 +192,7 @@ class PlayerView:
     deals_in_game: int | None = None
     laid_down: tuple[bool, ...] = ()
     start_card: Card | None = None
+    take_refusal: str = ""
 
 
 @dataclass
@@ -298,6 +301,7 @@ class GameState:
         """What ``seat`` may see (None: a spectator, who sees no hand). See PlayerView."""
         deal = self.deal
         own = seat is not None
+        legal = tuple(self.legal_actions(seat)) if own else ()
         return PlayerView(
             seat=seat, players=self.players, deal_number=deal.number, dealer=deal.dealer, turn=deal.turn,
             phase=self.phase, hand=tuple(deal.hands[seat]) if own else (),
@@ -305,10 +309,19 @@ class GameState:
             discard_top=deal.discard[-1] if deal.discard else None, discard_size=len(deal.discard),
             stock_size=len(deal.stock), rebuilds=deal.rebuilds, totals=tuple(self.totals),
             taken_discard=deal.taken_discard if own and seat == deal.turn else None,
-            legal_actions=tuple(self.legal_actions(seat)) if own else (),
+            legal_actions=legal,
             last_result=self.last_result, standings=self.standings(), wild_rank=deal.wild_rank,
             pending=tuple(deal.pending) if own and seat == deal.turn else (), streaks=tuple(self.streaks),
             deals_in_game=self.variant.deals_in_game, laid_down=tuple(deal.laid_down),
-            start_card=self.variant.start_card(deal),
+            start_card=self.variant.start_card(deal), take_refusal=self._take_refusal(seat, legal),
         )
+
+    def _take_refusal(self, seat: int | None, legal: tuple[Action, ...]) -> str:
+        deal = self.deal
+        if seat != deal.turn or self.phase != Phase.DRAW or not deal.discard or TakeDiscard() in legal:
+            return ""
+        refusal = self.variant.take_refusal(self, seat)
+        if refusal is None:
+            return ""
+        return f"{refusal.message} (rule {refusal.rule})" if refusal.rule else refusal.message
 

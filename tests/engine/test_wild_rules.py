@@ -113,6 +113,18 @@ def test_w6_edge_6_taking_a_discard_that_cannot_be_played_is_refused():
     assert "2♣" in refusal.message
 
 
+def test_w6_the_drawing_seats_view_says_why_it_may_not_take_the_discard_and_no_one_elses_does():
+    refused = wild(["4H 8D 9S", "KH QH"], phase="draw", discard="5S 2C", number=13)
+    allowed = wild(["4C 5C 9S", "KH QH"], phase="draw", discard="6C", number=13)
+
+    assert refused.player_view(0).take_refusal == (
+        "You may take 2♣ only if you can play it straight away, alone or with cards from your hand, in a "
+        "new meld, a lay-off or a wild swap. (rule W6)")
+    assert refused.player_view(1).take_refusal == refused.player_view(None).take_refusal == ""
+    assert allowed.player_view(0).take_refusal == ""
+    assert TakeDiscard() in allowed.player_view(0).legal_actions
+
+
 def test_w6_taking_the_discard_is_refused_when_playing_it_would_leave_no_discard():
     state = wild(["4C 5C", "KH QH"], phase="draw", discard="6C", number=13)
     expect_illegal(state, 0, TakeDiscard(), "discard_not_playable", "W6")

@@ -80,7 +80,9 @@ def test_the_discard_pile_shows_closed_while_an_action_card_is_on_top():
     game = frayzy_game(["R7 B12", "Y1 Y2"], discard="Y9 SKIP~1", phase="draw")
     body = board_of(game, 0)
     assert 'data-testid="discard-closed"' in body and 'value="take_discard"' not in body
-    assert "the discard pile is closed while an action card is on top" in body
+    banner = body[body.index('class="turn-banner turn-banner-you"'):]
+    assert ('Draw from the stock. <span class="take-refusal" data-testid="take-refusal">The discard pile is '
+            "closed while Skip is on top. (rule F6)</span>") in banner[:banner.index("</div>")]
 
 
 def test_the_draw_5_chooser_offers_every_seat_the_player_included():
@@ -149,7 +151,7 @@ def test_the_score_sheet_counts_each_round_and_the_final_standings_show_the_winn
 def test_taking_an_action_card_from_the_discard_pile_is_refused():
     game = frayzy_game(["R7 B12", "Y1 Y2"], discard="Y9 SKIP~1", phase="draw")
     assert_move_refused(game, {"type": "take_discard"}, 422, "discard_closed",
-                        "The discard pile is closed while Skip is on top: draw from the stock.")
+                        "The discard pile is closed while Skip is on top.")
 
 
 def test_a_second_action_card_in_a_turn_is_refused():

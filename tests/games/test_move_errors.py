@@ -645,7 +645,7 @@ def test_too_many_moves_are_rate_limited(settings):
 FRAYZY_REFUSALS = {
     "action card taken from the discard pile": (
         dict(hands=["R7 B12", "Y1 Y2"], discard="Y9 DRAW5~1", phase="draw"), [], {"type": "take_discard"},
-        "discard_closed", "The discard pile is closed while Draw 5 is on top: draw from the stock."),
+        "discard_closed", "The discard pile is closed while Draw 5 is on top."),
     "second action card in a turn": (
         dict(hands=["R7 DISCARD1 SKIP", "Y1 Y2"]), [{"type": "play_action", "card": "DISCARD1"}],
         {"type": "play_action", "card": "SKIP"}, "one_action_per_turn", "Only one action card may be played in a turn"),

@@ -33,6 +33,16 @@ def wild_game(hands, **fields):
 
 
 
+def test_the_turn_banner_says_why_the_discard_cannot_be_taken():
+    game = wild_game(["4H 8D 9S", "KH QH"], phase="draw", discard="5S 2C", number=13, turn=0)
+    mover = seat_to_move(game)
+    body = login(mover.user).get(reverse("game_board", args=[game.pk]), headers={"HX-Request": "true"}).content.decode()
+    banner = body[body.index('class="turn-banner turn-banner-you"'):]
+    banner = banner[:banner.index("</div>")]
+    assert "Draw from the stock." in banner and "or take the top" not in banner
+    assert "You may take 2♣ only if you can play it straight away" in banner and "(rule W6)" in banner
+
+
 def test_the_lobby_form_opens_a_wild_table_without_standard_options():
     user = make_user()
     response = login(user).post(reverse("game_new"), {"variant": "wild", "players": "3", "target": "250",

@@ -243,8 +243,7 @@ class Frayzy(Variant):
         top = state.deal.discard[-1]
         if not top.is_action:
             return None
-        return IllegalAction("discard_closed", f"The discard pile is closed while {show(top)} is on top: "
-                             "draw from the stock.", "F6")
+        return IllegalAction("discard_closed", f"The discard pile is closed while {show(top)} is on top.", "F6")
 
     def take_discard(self, state: GameState, seat: int, events: list[dict]) -> None:
         """F6: take the top of the discard pile; taking the start card, the pile's only card, takes
