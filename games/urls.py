@@ -18,6 +18,7 @@ urlpatterns = [
     path("games/<id:game_id>/seats/<int:position>/free", views.game_free_seat, name="game_free_seat"),
     path("games/<id:game_id>/close", views.game_close, name="game_close"),
     path("games/<id:game_id>/start", views.game_start, name="game_start"),
+    path("games/<id:game_id>/again", views.game_again, name="game_again"),
     path("games/<id:game_id>/leave", moderation_views.game_leave, name="game_leave"),
     path("games/<id:game_id>/report", moderation_views.game_report, name="game_report"),
     path("games/<id:game_id>/version", views.game_version, name="game_version"),

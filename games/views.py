@@ -282,6 +282,18 @@ def game_close(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def game_again(request: HttpRequest, game_id: int) -> HttpResponse:
+    """"Play again" under a finished game's standings: go to a new table like it
+    (``services.play_again``), started at once when only computers played with the user."""
+    try:
+        game = services.play_again(request.user, game_id)
+    except Refusal as refusal:
+        return _refused(request, game_id, refusal)
+    return redirect(game)
+
+
+@login_required
+@require_POST
 def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
     """Deal the first hand (table creator, every seat filled)."""
     return _table_action(request, game_id, services.start_game)

@@ -178,6 +178,35 @@ def close_table(user, game_id: int) -> Game:
     return game
 
 
+def play_again(user, game_id: int) -> Game:
+    """Open a new table like finished game ``game_id`` for ``user``, who played it: the same game,
+    table options, number of seats, privacy and clock, ``user`` in seat 0 and a computer player of
+    the same level for each seat a computer played from the start. When no other person played
+    it, the new game starts at once; otherwise it waits for players. Returns the new game.
+
+    Raises Refusal 404 (no such game), 403 (``user`` holds no seat in it) or 409 (not finished, or
+    ``user`` already has ``RUMMY_OPEN_TABLES_PER_USER`` tables waiting, ``create_table``).
+    """
+    old = Game.objects.filter(pk=game_id).first()
+    if old is None:
+        raise Refusal(404, "no_such_game", "There is no such game.")
+    seats = list(old.seats.all())
+    if not any(seat.user_id == user.pk for seat in seats):
+        raise Refusal(403, "not_seated", "Only a player of this game can play it again.")
+    if old.status != Game.Status.FINISHED:
+        raise Refusal(409, "not_finished", "Only a finished game can be played again.")
+    computers = [seat.bot_level for seat in seats if seat.is_bot and seat.former_user_id is None]
+    with transaction.atomic():
+        game = create_table(user, variant=old.variant, players=old.players, is_private=old.is_private,
+                            options=old.options, time_per_move=old.time_per_move,
+                            absence_stops_clock=old.absence_stops_clock)
+        for level in computers:
+            add_computer_player(user, game.pk, level)
+        if len(computers) == old.players - 1:
+            game = start_game(user, game.pk)
+    return game
+
+
 def start_game(user, game_id: int) -> Game:
     """Deal the first hand of ``user``'s full table (computer players then move through the
     worker's ``computer_turn``).

@@ -178,3 +178,10 @@ def test_game_against_a_computer_runs_to_final_standings(new_user_page):
     ana.reload()
     expect(ana.locator(".standings")).to_contain_text("Final standings")
     expect(ana.locator(".hand-actions")).to_have_count(0)
+
+    # "Play again" deals a new game against the same computer player at once.
+    ana.get_by_test_id("play-again").click()
+    again = Game.objects.exclude(pk=game.pk).get()
+    expect(ana).to_have_url(re.compile(rf"{again.get_absolute_url()}$"))
+    expect(ana.locator(".seats")).to_contain_text("Computer")
+    assert again.status == Game.Status.ACTIVE and again.seats.count() == 2

@@ -25,6 +25,7 @@ from tests.factories import (
     seats_of,
     snapshot,
 )
+from tests.records.helpers import people_game
 
 pytestmark = pytest.mark.django_db
 
@@ -568,3 +569,48 @@ def test_no_computer_move_while_a_person_is_to_move():
     assert not services.play_computer_turn(game.pk)
     assert run_due_jobs() == 0
     assert not Move.objects.filter(game=game).exists()
+
+
+def test_play_again_against_the_computers_starts_a_new_game_like_the_old_one_at_once():
+    old = people_game("wild", humans=1, players=3, seed="again")
+    Seat.objects.filter(game=old, position=2).update(bot_level=Seat.BotLevel.STRONG)
+    player = seats_of(old)[0].user
+    assert old.status == Game.Status.FINISHED
+
+    response = login(player).post(reverse("game_again", args=[old.pk]))
+
+    game = Game.objects.exclude(pk=old.pk).get()
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    assert game.status == Game.Status.ACTIVE and game.created_by == player
+    assert ((game.variant, game.options, game.players, game.is_private, game.time_per_move, game.absence_stops_clock)
+            == (old.variant, old.options, old.players, old.is_private, old.time_per_move, old.absence_stops_clock))
+    assert [(seat.user, seat.bot_level) for seat in seats_of(game)] == [
+        (player, ""), (None, seats_of(old)[1].bot_level), (None, Seat.BotLevel.STRONG)]
+
+
+def test_play_again_with_people_opens_a_table_that_waits_for_them():
+    old = people_game("standard", humans=2, players=3, seed="again-people")
+    player = seats_of(old)[1].user
+    game = services.play_again(player, old.pk)
+    assert game.status == Game.Status.OPEN and game.created_by == player
+    assert [(seat.position, seat.user, seat.is_bot) for seat in seats_of(game)] == [(0, player, False), (1, None, True)]
+
+
+def test_only_a_player_of_a_finished_game_can_play_it_again():
+    finished = people_game("standard", humans=1, players=2, seed="again-refused")
+    in_play = make_started_game(players=2, seed="again-in-play")
+    stranger = make_user("stranger")
+
+    assert login(stranger).post(reverse("game_again", args=[finished.pk])).status_code == 403
+    with pytest.raises(Refusal) as refused:
+        services.play_again(seats_of(in_play)[0].user, in_play.pk)
+    assert (refused.value.status, refused.value.code) == (409, "not_finished")
+    assert Game.objects.count() == 2
+
+
+def test_the_final_standings_offer_play_again_to_the_players_only():
+    old = people_game("standard", humans=1, players=2, seed="again-button")
+    player = seats_of(old)[0].user
+    button = f'<form method="post" action="{reverse("game_again", args=[old.pk])}"'
+    assert button in login(player).get(old.get_absolute_url()).content.decode()
+    assert button not in login(make_user("watcher")).get(old.get_absolute_url()).content.decode()
