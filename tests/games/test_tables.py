@@ -252,9 +252,21 @@ def test_the_invite_page_of_a_table_that_cannot_be_joined_says_why():
     services.start_game(bob, started.pk)
 
     assert invite_closed_text(login(ann), closed) == ("This table was closed before it started. "
-                                                      "It cannot be joined any more.")
-    assert invite_closed_text(login(ann), started) == "This game has already started. It cannot be joined any more."
+                                                      "It cannot be joined. Back to the lobby")
+    assert invite_closed_text(login(ann), started) == ("This game has already started. "
+                                                       "It cannot be joined. Back to the lobby")
     assert invite_closed_text(login(cid), started) == "This game has already started. Go to your game."
+
+
+def test_the_invite_page_of_a_full_table_offers_no_seat():
+    bob, ann = make_user("bob"), make_user("ann")
+    full = make_table(bob, players=2, is_private=True)
+    services.add_computer_player(bob, full.pk)
+    assert invite_closed_text(login(ann), full) == ("Every seat at this table is taken. "
+                                                    "It cannot be joined. Back to the lobby")
+    assert "Join this table" not in login(ann).get(reverse("join_by_code", args=[full.invite_code])).content.decode()
+    body = login(bob).get(reverse("join_by_code", args=[full.invite_code])).content.decode()
+    assert "You have a seat at this table" in body
 
 
 def test_invite_link_with_an_unknown_code_is_404():
