@@ -92,6 +92,8 @@ class Game(models.Model):
     is_private = models.BooleanField(default=False)
     invite_code = models.CharField(max_length=20, unique=True, default=new_invite_code)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    again_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    """The finished game this table's creator pressed "Play again" under (``services.play_again``)."""
     seed = models.CharField(max_length=64, default=new_game_seed)
     version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -114,7 +116,8 @@ class Game(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "is_private"])]
-        constraints = [models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name="game_players_2_to_4")]
+        constraints = [models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name="game_players_2_to_4"),
+                       models.UniqueConstraint(fields=["again_of", "created_by"], name="game_played_again_once")]
 
     def __str__(self) -> str:
         return f"{self.get_variant_display()} #{self.pk}"

@@ -19,11 +19,13 @@ from .changes import record_change
 
 def create_table(user, *, variant: str, players: int, is_private: bool, options: dict | None = None,
                  creator_plays: bool = True, seed: str | None = None, time_per_move: int = DAY,
-                 absence_stops_clock: bool = True) -> Game:
+                 absence_stops_clock: bool = True, again_of: Game | None = None, waits: bool = True) -> Game:
     """Open a new table, with ``user`` in seat 0 unless ``creator_plays`` is False (computer-only
     tables for ``simulate``). ``seed`` fixes the game seed for reproducible runs.
     ``time_per_move`` (seconds, one of ``TIME_PER_MOVE_CHOICES``) is each turn's clock, and
-    ``absence_stops_clock`` whether declared absences stop it (``games.turn_clock``).
+    ``absence_stops_clock`` whether declared absences stop it (``games.turn_clock``). ``again_of``
+    is the finished game it is played again from (``play_again``); ``waits`` False for a table the
+    caller starts in the same transaction, which does not count against the limit below.
 
     Raises Refusal 400 for an unknown variant or option, or a player count outside 2-4 (S2), and
     409 when ``user`` already has ``RUMMY_OPEN_TABLES_PER_USER`` tables waiting for players (the
@@ -41,9 +43,9 @@ def create_table(user, *, variant: str, players: int, is_private: bool, options:
     if time_per_move not in dict(TIME_PER_MOVE_CHOICES):
         raise Refusal(400, "bad_time_per_move", "Choose one of the offered times per move.")
     with transaction.atomic():
-        if creator_plays:
+        if creator_plays and waits:
             _require_room_for_a_table(user)
-        game = Game.objects.create(variant=variant, options=rules.options(), players=players,
+        game = Game.objects.create(variant=variant, options=rules.options(), players=players, again_of=again_of,
                                    is_private=is_private, created_by=user, time_per_move=time_per_move,
                                    absence_stops_clock=absence_stops_clock, **({"seed": seed} if seed else {}))
         if creator_plays:
@@ -182,27 +184,31 @@ def play_again(user, game_id: int) -> Game:
     """Open a new table like finished game ``game_id`` for ``user``, who played it: the same game,
     table options, number of seats, privacy and clock, ``user`` in seat 0 and a computer player of
     the same level for each seat a computer played from the start. When no other person played
-    it, the new game starts at once; otherwise it waits for players. Returns the new game.
+    it, the new game starts at once (and does not count against the limit of waiting tables);
+    otherwise it waits for players. Once per player and game: pressed again, or twice at once, it
+    returns the table opened the first time (the old game's row is locked meanwhile).
 
     Raises Refusal 404 (no such game), 403 (``user`` holds no seat in it) or 409 (not finished, or
     ``user`` already has ``RUMMY_OPEN_TABLES_PER_USER`` tables waiting, ``create_table``).
     """
-    old = Game.objects.filter(pk=game_id).first()
-    if old is None:
-        raise Refusal(404, "no_such_game", "There is no such game.")
-    seats = list(old.seats.all())
-    if not any(seat.user_id == user.pk for seat in seats):
-        raise Refusal(403, "not_seated", "Only a player of this game can play it again.")
-    if old.status != Game.Status.FINISHED:
-        raise Refusal(409, "not_finished", "Only a finished game can be played again.")
-    computers = [seat.bot_level for seat in seats if seat.is_bot and seat.former_user_id is None]
     with transaction.atomic():
+        old = lock_game(game_id)
+        seats = list(old.seats.all())
+        if not any(seat.user_id == user.pk for seat in seats):
+            raise Refusal(403, "not_seated", "Only a player of this game can play it again.")
+        if old.status != Game.Status.FINISHED:
+            raise Refusal(409, "not_finished", "Only a finished game can be played again.")
+        opened = Game.objects.filter(again_of=old, created_by=user).first()
+        if opened is not None:
+            return opened
+        computers = [seat.bot_level for seat in seats if seat.is_bot and seat.former_user_id is None]
+        dealt_at_once = len(computers) == old.players - 1
         game = create_table(user, variant=old.variant, players=old.players, is_private=old.is_private,
                             options=old.options, time_per_move=old.time_per_move,
-                            absence_stops_clock=old.absence_stops_clock)
+                            absence_stops_clock=old.absence_stops_clock, again_of=old, waits=not dealt_at_once)
         for level in computers:
             add_computer_player(user, game.pk, level)
-        if len(computers) == old.players - 1:
+        if dealt_at_once:
             game = start_game(user, game.pk)
     return game
 

@@ -600,6 +600,18 @@ def test_play_again_against_the_computers_starts_a_new_game_like_the_old_one_at_
         (player, ""), (None, seats_of(old)[1].bot_level), (None, Seat.BotLevel.STRONG)]
 
 
+def test_play_again_opens_one_table_per_player_however_often_it_is_pressed(settings):
+    old = people_game("standard", humans=1, players=2, seed="again-twice")
+    player = seats_of(old)[0].user
+    for _ in range(settings.RUMMY_OPEN_TABLES_PER_USER):
+        make_table(player)  # at the limit of waiting tables: a game dealt at once is not one
+
+    first, second = services.play_again(player, old.pk), services.play_again(player, old.pk)
+
+    assert first == second and first.status == Game.Status.ACTIVE and first.again_of == old
+    assert Game.objects.filter(again_of=old).count() == 1
+
+
 def test_play_again_with_people_opens_a_table_that_waits_for_them():
     old = people_game("standard", humans=2, players=3, seed="again-people")
     player = seats_of(old)[1].user
