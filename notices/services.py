@@ -285,13 +285,19 @@ def on_player_removed(sender, game: Game, person, seat_kept: bool, **kwargs) -> 
 @task()
 def email_removed(game_id: int, user_id: int, seat_kept: bool) -> bool:
     """Job: e-mail user ``user_id`` that a moderator took them out of game ``game_id``
-    (``hooks.player_removed``). False when the user has no e-mail address."""
+    (``hooks.player_removed``) and what became of their seat, or of the game when that stopped it.
+    False when the user has no e-mail address."""
     game = Game.objects.get(pk=game_id)
     user = get_user_model().objects.get(pk=user_id)
     if not user.email:
         return False
-    after = ("A computer player now plays your seat, with your cards and score." if seat_kept
-             else "Your seat at the table has been freed.")
+    if game.status == Game.Status.ABORTED:
+        after = ("The game has been stopped: no one else was left to play." if game.started_at
+                 else "The table has been closed.")
+    elif seat_kept:
+        after = "A computer player now plays your seat, with your cards and score."
+    else:
+        after = "Your seat at the table has been freed."
     _email(user, f"You were removed from {game}", [f"A moderator removed you from {game}. {after}"],
            _site_url(reverse("my_games"))).send()
     return True

@@ -318,6 +318,19 @@ def test_a_person_a_moderator_takes_out_is_told_by_email_once_the_removal_commit
     assert all(REASON not in body for _, _, body in told)  # the reason is the moderators' own
 
 
+def test_the_removal_email_says_when_the_removal_stopped_the_game_or_closed_the_table(mailoutbox):
+    moderator = make_moderator()
+    game = make_started_game(players=2, humans=1, seed="told-stopped")
+    table = make_table(players=3)
+    moderation.remove_player(moderator, game.pk, 0, REASON)
+    moderation.remove_player(moderator, table.pk, 0, REASON)  # its creator: the table is closed
+    run_due_jobs()
+    bodies = [body for _, _, body in removal_emails(mailoutbox)]
+    assert "The game has been stopped: no one else was left to play." in bodies[0]
+    assert "The table has been closed." in bodies[1]
+    assert not any("computer player now plays" in body or "freed" in body for body in bodies)
+
+
 def test_a_refused_removal_a_player_who_leaves_or_a_suspension_sends_no_removal_email(mailoutbox):
     game = make_started_game(players=4, humans=4, seed="not-told")
     player = seats_of(game)[0].user
