@@ -25,8 +25,10 @@ from .tables import (
     remove_seat,
     seat_change_refusal,
     start_game,
+    tables_played_again,
 )
 
 __all__ = ["Board", "access_board", "access_deals", "add_computer_player", "can_watch", "check_move", "close_table",
            "computer_turn", "create_table", "join_table", "lock_game", "play_again", "play_computer_turn",
-           "record_change", "remove_seat", "seat_change_refusal", "start_game", "submit_move", "submit_play"]
+           "record_change", "remove_seat", "seat_change_refusal", "start_game", "submit_move", "submit_play",
+           "tables_played_again"]

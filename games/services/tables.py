@@ -213,6 +213,14 @@ def play_again(user, game_id: int) -> Game:
     return game
 
 
+def tables_played_again(game: Game, user) -> list[Game]:
+    """The tables the other players of finished ``game`` opened with "Play again" that still wait
+    for players (with their creators), for ``user``, one of its players, to join: not those
+    ``user`` has a seat at."""
+    return list(Game.objects.filter(again_of=game, status=Game.Status.OPEN).exclude(seats__user=user)
+                .select_related("created_by").order_by("pk"))
+
+
 def start_game(user, game_id: int) -> Game:
     """Deal the first hand of ``user``'s full table (computer players then move through the
     worker's ``computer_turn``).

@@ -638,3 +638,19 @@ def test_the_final_standings_offer_play_again_to_the_players_only():
     button = f'<form method="post" action="{reverse("game_again", args=[old.pk])}"'
     assert button in login(player).get(old.get_absolute_url()).content.decode()
     assert button not in login(make_user("watcher")).get(old.get_absolute_url()).content.decode()
+
+
+def test_the_other_players_of_a_finished_game_are_offered_the_table_opened_to_play_it_again():
+    old = people_game("standard", humans=2, players=2, seed="again-offer")
+    Game.objects.filter(pk=old.pk).update(is_private=True)
+    opener, other = seats_of(old)[0].user, seats_of(old)[1].user
+    table = services.play_again(opener, old.pk)
+
+    offered = login(other).get(old.get_absolute_url()).content.decode()
+    own = login(opener).get(old.get_absolute_url()).content.decode()
+
+    join = reverse("join_by_code", args=[table.invite_code])
+    assert f'{opener.username} opened a new table like this one: <a href="{join}">join it</a>' in offered
+    assert 'data-testid="table-again"' not in own
+    assert login(other).post(reverse("game_join", args=[table.pk]), {"code": table.invite_code}).status_code == 302
+    assert 'data-testid="table-again"' not in login(other).get(old.get_absolute_url()).content.decode()
