@@ -12,6 +12,8 @@ stops it when the request ends. Here each request's context runs on a thread lea
 single-thread executors (asgiref's ``ThreadSensitiveContext(executor=...)``), as a WSGI server
 reuses its threads: the signals, the middleware, the view and closing the response still share one
 thread per request. Reading the body, the disconnect watch and sending the response stay Django's.
+A request whose client went away while its view still ran hands back a thread that is still busy:
+the next request given that thread starts when the view has finished.
 """
 from __future__ import annotations
 
