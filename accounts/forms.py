@@ -9,6 +9,7 @@ from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.account.models import EmailAddress
 from django import forms
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import timezone
 from django.utils.html import format_html
 
@@ -35,8 +36,15 @@ class AddEmailForm(AllauthAddEmailForm):
     unverified, and it would then log in to, and reset the password of, both accounts."""
 
     def clean_email(self) -> str:
-        """The address as allauth cleans it; raises ValidationError if another account has it."""
+        """The address as allauth cleans it; raises ValidationError if another account has it.
+
+        On PostgreSQL the address is locked first (a transaction-level advisory lock, held until
+        the e-mail page's transaction commits, ``rummy_site.urls``), so two accounts adding it at
+        the same moment are checked one after the other."""
         email = get_adapter().clean_email(self.cleaned_data["email"].lower())
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"account-email:{email}"])
         others = get_user_model().objects.exclude(pk=self.user.pk)
         if (others.filter(email__iexact=email).exists()
                 or EmailAddress.objects.filter(email__iexact=email).exclude(user=self.user).exists()):

@@ -1,5 +1,7 @@
 """Top-level URL configuration."""
+from allauth.account import views as allauth_views
 from django.contrib import admin
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -30,6 +32,9 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("accounts/preferences/", account_views.play_preferences, name="play_preferences"),
     path("accounts/absences/<id:absence_id>/cancel", account_views.cancel_absence, name="cancel_absence"),
+    # allauth's e-mail page in one transaction: its form's check that an address is free holds a
+    # lock on the address until the address is written (accounts.forms.AddEmailForm).
+    path("accounts/email/", transaction.atomic(allauth_views.email), name="account_email"),
     path("accounts/", include("allauth.urls")),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),

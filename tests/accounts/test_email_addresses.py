@@ -2,10 +2,12 @@
 address another account has, verified or not, as sign-up does, so that the address never logs in to,
 nor resets the password of, a second account."""
 import re
+import threading
 
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
+from django.db import connection, connections
 from django.urls import reverse
 
 from tests.factories import PASSWORD, login, make_user
@@ -96,3 +98,28 @@ def test_signup_with_a_registered_address_is_refused_with_the_same_message(clien
 
     assert response.status_code == 200
     assert response.context["form"].errors["email"] == [TAKEN]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the address lock is PostgreSQL's; set DATABASE_URL")
+def test_four_accounts_adding_one_address_at_the_same_moment_attach_it_once():
+    clients = [login(make_user(name)) for name in ("bob", "dan", "eve", "fay")]
+    barrier = threading.Barrier(len(clients))
+    statuses = []
+
+    def add(client):
+        try:
+            barrier.wait(timeout=10)
+            statuses.append(add_address(client, "race@example.com").status_code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=add, args=(client,)) for client in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+
+    assert sorted(statuses) == [200, 200, 200, 302]  # three refused with the form, one added
+    assert EmailAddress.objects.filter(email__iexact="race@example.com").count() == 1
