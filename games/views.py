@@ -335,19 +335,16 @@ def my_games(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_safe
 def join_by_code(request: HttpRequest, code: str) -> HttpResponse:
-    """An invite link: shows the private table with a Join button, or why it cannot be joined (no
-    seat left, or ``services.seat_change_refusal``)."""
+    """An invite link: shows the private table with a Join button, or why it cannot be joined
+    (``services.join_refusal``)."""
     game = Game.objects.filter(invite_code=code).first()
     if game is None:
         return render(request, "games/refused.html",
                       {"refusal": Refusal(404, "no_such_game", "That invite link is not valid.")}, status=404)
     seats = list(game.seats.select_related("user"))
-    seated_users = [seat.user for seat in seats if seat.user_id]
-    closed = services.seat_change_refusal(game)
-    if closed is None and len(seats) >= game.players and request.user not in seated_users:
-        closed = Refusal(409, "table_full", "Every seat at this table is taken.")
-    return render(request, "games/invite.html", {"game": game, "seats": seats, "seated_users": seated_users,
-                                                 "closed": closed})
+    return render(request, "games/invite.html", {"game": game, "seats": seats,
+                                                 "seated_users": [seat.user for seat in seats if seat.user_id],
+                                                 "closed": services.join_refusal(game, seats, request.user)})
 
 
 @require_safe

@@ -20,15 +20,15 @@ from .tables import (
     add_computer_player,
     close_table,
     create_table,
+    join_refusal,
     join_table,
     play_again,
     remove_seat,
-    seat_change_refusal,
     start_game,
     tables_played_again,
 )
 
 __all__ = ["Board", "access_board", "access_deals", "add_computer_player", "can_watch", "check_move", "close_table",
-           "computer_turn", "create_table", "join_table", "lock_game", "play_again", "play_computer_turn",
-           "record_change", "remove_seat", "seat_change_refusal", "start_game", "submit_move", "submit_play",
+           "computer_turn", "create_table", "join_refusal", "join_table", "lock_game", "play_again",
+           "play_computer_turn", "record_change", "remove_seat", "start_game", "submit_move", "submit_play",
            "tables_played_again"]

@@ -62,11 +62,15 @@ def _require_room_for_a_table(user) -> None:
                       "before you open another.")
 
 
+def _table_full() -> Refusal:
+    return Refusal(409, "table_full", "Every seat at this table is taken.")
+
+
 def _free_position(game: Game) -> int:
     taken = set(game.seats.values_list("position", flat=True))
     free = [p for p in range(game.players) if p not in taken]
     if not free:
-        raise Refusal(409, "table_full", "Every seat at this table is taken.")
+        raise _table_full()
     return free[0]
 
 
@@ -79,7 +83,7 @@ GAME_OVER = {
 """Why a game that was dealt will not be played on, by status (``Game.OVER``)."""
 
 
-def seat_change_refusal(game: Game) -> Refusal | None:
+def _seat_change_refusal(game: Game) -> Refusal | None:
     """Why the seats of ``game`` can no longer change, as the Refusal (409) a join, a computer
     added, a start or a close gets: closed before it started (``table_closed``), in play or
     paused (``already_started``), or over (``game_over``, saying how it ended). None while the
@@ -93,9 +97,19 @@ def seat_change_refusal(game: Game) -> Refusal | None:
     return Refusal(409, "game_over", GAME_OVER[game.status])
 
 
+def join_refusal(game: Game, seats: list[Seat], user) -> Refusal | None:
+    """Why ``user`` cannot take a seat at ``game`` (its ``seats``), as a join would be refused: the
+    table no longer waits for players (``_seat_change_refusal``) or every seat is taken
+    (``table_full``); None when a seat is free or ``user`` already holds one."""
+    refusal = _seat_change_refusal(game)
+    if refusal is None and len(seats) >= game.players and all(seat.user_id != user.pk for seat in seats):
+        return _table_full()
+    return refusal
+
+
 def _require_open(game: Game) -> None:
-    """Raise ``seat_change_refusal(game)`` unless the table waits for players."""
-    refusal = seat_change_refusal(game)
+    """Raise ``_seat_change_refusal(game)`` unless the table waits for players."""
+    refusal = _seat_change_refusal(game)
     if refusal is not None:
         raise refusal
 
