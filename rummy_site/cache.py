@@ -45,20 +45,28 @@ class ProcessWideRedisCacheClient(RedisCacheClient):
         return pool
 
 
+RETRY_SECONDS = 5.0
+"""After a call finds Redis unreachable, the cache answers as an empty one for this long without
+trying Redis (seconds): a Redis that hangs delays one call by the socket timeout, not every call."""
+
+
 class FailOpenRedisCache(RedisCache):
     """``django.core.cache.backends.redis.RedisCache`` whose calls, when Redis cannot be reached,
     answer as an empty cache that stores nothing: ``add`` True (the key was absent), ``get`` the
     default, ``incr`` ValueError (no such key), writes and deletes do nothing. The outage is logged
-    once (``rummy_site.outages.Outage``)."""
+    once (``rummy_site.outages.Outage``), and Redis is tried again ``RETRY_SECONDS`` after the last
+    failed call."""
 
-    outage = Outage(logger, "Redis cache", "rate limits are not enforced")
-    """Shared by the cache objects of every thread, so an outage is logged once per process."""
+    outage = Outage(logger, "Redis cache", "rate limits are not enforced", retry_after=RETRY_SECONDS)
+    """Shared by the cache objects of every thread and alias, so an outage is logged once per process."""
 
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = ProcessWideRedisCacheClient
 
     def _unless_down(self, fallback, call, *args, **kwargs):
+        if self.outage.resting():
+            return fallback
         try:
             result = call(*args, **kwargs)
         except UNREACHABLE as error:

@@ -4,6 +4,7 @@ so an outage under load leaves two lines in the log rather than a traceback per 
 from __future__ import annotations
 
 import logging
+import time
 
 
 def summary(error: BaseException) -> str:
@@ -16,17 +17,27 @@ class Outage:
     """The up/down state of one dependency in this process, as seen by its callers.
 
     ``what`` names the dependency ("channel layer") and ``meanwhile`` says what the site does while
-    it is down ("events are dropped"); both go into the warning.
+    it is down ("events are dropped"); both go into the warning. ``retry_after`` (seconds) is how
+    long callers that ask ``resting`` leave it alone after a failed call.
     """
 
-    def __init__(self, logger: logging.Logger, what: str, meanwhile: str):
+    def __init__(self, logger: logging.Logger, what: str, meanwhile: str, retry_after: float = 0.0):
         self.logger = logger
         self.what = what
         self.meanwhile = meanwhile
+        self.retry_after = retry_after
         self.down = False
+        self.failed_at = 0.0
+
+    def resting(self) -> bool:
+        """True while the dependency is down and its last call failed less than ``retry_after``
+        seconds ago: the caller should not try it, so a dependency that hangs costs its timeout
+        once per ``retry_after`` rather than on every call."""
+        return self.down and time.monotonic() - self.failed_at < self.retry_after
 
     def failed(self, error: BaseException) -> None:
         """Record a failed call; log a warning (no traceback) if it is the first since an answer."""
+        self.failed_at = time.monotonic()
         if not self.down:
             self.down = True
             self.logger.warning("%s unreachable (%s); %s until it answers again.", self.what, summary(error),

@@ -1,11 +1,13 @@
-"""The Redis cache keeps one connection pool per process (``rummy_site.cache``): Django makes a cache
-object per thread and per async context, and each used to open its own connection."""
+"""The Redis cache (``rummy_site.cache``) keeps one connection pool per process (Django makes a cache
+object per thread and per async context, and each used to open its own connection) and leaves an
+unreachable Redis alone for a while."""
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings
 
-from rummy_site.cache import FailOpenRedisCache, ProcessWideRedisCacheClient
+from rummy_site.cache import RETRY_SECONDS, FailOpenRedisCache, ProcessWideRedisCacheClient
+from tests.test_faults import free_port
 
 
 def cache_at(url: str) -> FailOpenRedisCache:
@@ -44,3 +46,22 @@ def test_fifty_requests_in_fresh_threads_open_one_redis_connection():
 
     (pool,) = ProcessWideRedisCacheClient.pools.values()
     assert pool._created_connections == 1
+
+
+def test_after_a_failed_call_redis_is_left_alone_until_the_retry(monkeypatch):
+    cache = cache_at(f"redis://127.0.0.1:{free_port()}/0")
+    FailOpenRedisCache.outage.down = False
+    tried = []
+    original = ProcessWideRedisCacheClient.get
+    monkeypatch.setattr(ProcessWideRedisCacheClient, "get",
+                        lambda client, *args: tried.append(args) or original(client, *args))
+    try:
+        answers = [cache.get("key", "absent") for _ in range(3)]
+        monkeypatch.setattr(FailOpenRedisCache.outage, "failed_at",
+                            FailOpenRedisCache.outage.failed_at - RETRY_SECONDS)
+        answers.append(cache.get("key", "absent"))
+    finally:
+        FailOpenRedisCache.outage.down = False
+
+    assert answers == ["absent"] * 4
+    assert len(tried) == 2
