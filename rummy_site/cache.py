@@ -1,7 +1,7 @@
 """Django's Redis cache, failing open: while Redis is unreachable the cache behaves as an empty one
 that keeps nothing, so the rate limits built on it (django-ratelimit in the move view, allauth's
-log-in limits) let requests through instead of answering 500. README "Faults" says so. Its
-connection pools are the process's, not each cache object's."""
+log-in limits) let requests through instead of answering 500, and sessions are read from the
+database. README "Faults" says so. Its connection pools are the process's, not each cache object's."""
 from __future__ import annotations
 
 import logging
@@ -57,7 +57,8 @@ class FailOpenRedisCache(RedisCache):
     once (``rummy_site.outages.Outage``), and Redis is tried again ``RETRY_SECONDS`` after the last
     failed call."""
 
-    outage = Outage(logger, "Redis cache", "rate limits are not enforced", retry_after=RETRY_SECONDS)
+    outage = Outage(logger, "Redis cache", "rate limits are not enforced and sessions are read from the database",
+                    retry_after=RETRY_SECONDS)
     """Shared by the cache objects of every thread and alias, so an outage is logged once per process."""
 
     def __init__(self, server, params):
@@ -110,3 +111,15 @@ class FailOpenRedisCache(RedisCache):
 
     def clear(self):
         return self._unless_down(False, super().clear)
+
+
+class SessionCache(FailOpenRedisCache):
+    """``FailOpenRedisCache`` whose entries live at most the alias's ``TIMEOUT`` (seconds), whatever
+    timeout the caller asks for: the cache of Django's ``cached_db`` sessions, which would keep a
+    session as long as its cookie. A log-out while Redis is unreachable deletes the session's row
+    but cannot delete its cached copy; that copy then lives at most ``TIMEOUT`` more seconds."""
+
+    def get_backend_timeout(self, timeout=DEFAULT_TIMEOUT):
+        if timeout is DEFAULT_TIMEOUT or timeout is None:
+            return super().get_backend_timeout(DEFAULT_TIMEOUT)
+        return super().get_backend_timeout(min(timeout, self.default_timeout))

@@ -181,8 +181,11 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Redis carries the channel layer and the cache (rate limits) when REDIS_URL is set.
+# Redis carries the channel layer and the cache (rate limits, sessions) when REDIS_URL is set.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# How long Redis keeps a session read from or written to the database, in seconds (SessionCache):
+# a log-out while Redis is unreachable leaves the session's cached copy alive this long at most.
+SESSION_CACHE_SECONDS = 300
 # A game page whose websocket is down (Redis unreachable, server restarting) asks for the game's
 # version every this many milliseconds until the socket is open again. Without Redis the channel
 # layer lives in one process, so events sent by the job worker (another process) reach no page:
@@ -203,13 +206,25 @@ if REDIS_URL:
     }
     # Django's own Redis cache, which while Redis is unreachable (refusing, or silent for a second)
     # acts as an empty cache: rate limits fail open, logged once (rummy_site/cache.py).
+    _redis_cache_options = {"socket_connect_timeout": 1, "socket_timeout": 1}
     CACHES = {
         "default": {
             "BACKEND": "rummy_site.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-        }
+            "OPTIONS": _redis_cache_options,
+        },
+        "sessions": {
+            "BACKEND": "rummy_site.cache.SessionCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": _redis_cache_options,
+            "TIMEOUT": SESSION_CACHE_SECONDS,
+        },
     }
+    # Sessions are read from Redis and written to both (Django's cached_db): a request reads its
+    # session without an SQL statement. Every process shares the one Redis, so a log-out on one
+    # server holds on all; while Redis is unreachable sessions come from the database.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_CACHE_ALIAS = "sessions"
     # Django's Redis cache is shared and increments atomically, which is what django-ratelimit
     # needs; the check only warns that the backend is not on the package's short list.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from html import escape
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
@@ -199,6 +200,11 @@ def snapshot(game: Game) -> dict:
         "melds": list(Meld.objects.filter(deal__game_id=pk).order_by("deal_id", "number").values()),
         "moves": list(Move.objects.filter(game_id=pk).order_by("ply").values()),
     }
+
+
+SESSION_STATEMENTS = 0 if settings.SESSION_ENGINE == "django.contrib.sessions.backends.cached_db" else 1
+"""SQL statements a signed-in request spends on its session: none where Redis caches the sessions
+(production and CI, ``REDIS_URL`` set), one where the database alone keeps them."""
 
 
 def login(user) -> Client:

@@ -1,12 +1,13 @@
 """The Redis cache (``rummy_site.cache``) keeps one connection pool per process (Django makes a cache
-object per thread and per async context, and each used to open its own connection) and leaves an
-unreachable Redis alone for a while."""
+object per thread and per async context, and each used to open its own connection), leaves an
+unreachable Redis alone for a while, and keeps sessions for a bounded time."""
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 
-from rummy_site.cache import RETRY_SECONDS, FailOpenRedisCache, ProcessWideRedisCacheClient
+from rummy_site.cache import RETRY_SECONDS, FailOpenRedisCache, ProcessWideRedisCacheClient, SessionCache
 from tests.test_faults import free_port
 
 
@@ -46,6 +47,13 @@ def test_fifty_requests_in_fresh_threads_open_one_redis_connection():
 
     (pool,) = ProcessWideRedisCacheClient.pools.values()
     assert pool._created_connections == 1
+
+
+def test_the_session_cache_keeps_an_entry_at_most_its_timeout():
+    cache = SessionCache("redis://127.0.0.1:6379/14", {"TIMEOUT": 300})
+
+    assert [cache.get_backend_timeout(seconds) for seconds in (1_209_600, 301, 60)] == [300, 300, 60]
+    assert cache.get_backend_timeout(DEFAULT_TIMEOUT) == 300
 
 
 def test_after_a_failed_call_redis_is_left_alone_until_the_retry(monkeypatch):

@@ -13,7 +13,16 @@ from games.models import Game, Move, Seat
 from games.presenters import card_name, code_name
 from records.presenters import deal_summary
 from tests.engine.builders import FrustrationRummy, build, frayzy, wild
-from tests.factories import login, make_started_game, make_table, make_user, play_moves, put_position, seats_of
+from tests.factories import (
+    SESSION_STATEMENTS,
+    login,
+    make_started_game,
+    make_table,
+    make_user,
+    play_moves,
+    put_position,
+    seats_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -316,9 +325,10 @@ def test_frayzy_sorts_by_colour_and_its_empty_score_sheet_says_round():
     assert "No round finished yet." in body and "No hand finished" not in body
 
 
-SUMMARY_QUERIES = 5
-"""GET a deal's summary: session, user, the seats with their game, the game's deals (the one asked
-for and every result, for the running totals), and its leftover hands; not the board."""
+SUMMARY_QUERIES = SESSION_STATEMENTS + 4
+"""GET a deal's summary: the session (``SESSION_STATEMENTS``), the user, the seats with their game,
+the game's deals (the one asked for and every result, for the running totals), and its leftover
+hands; not the board."""
 
 
 def test_a_deal_summary_takes_a_fixed_number_of_queries(django_assert_num_queries):
