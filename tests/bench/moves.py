@@ -1,10 +1,17 @@
 """The move benchmark behind ``manage.py bench_moves``: the real stack against its floor, in one run.
 
-Each repeat runs two phases on 127.0.0.1, one after the other, with the same client and the same
+Each repeat runs three phases on 127.0.0.1, one after the other, with the same client and the same
 number of connections (games x players, one keep-alive connection per player):
 
 - **floor**: two daphne processes serving ``tests/bench/floor.py`` (one ``SELECT ... FOR UPDATE``
   and one ``UPDATE`` per POST); every connection POSTs in a loop to its game's row.
+- **signed-in floor**: the same view behind the site's own settings, middleware, session and
+  signed-in user, served by the site's ASGI application (``tests/bench/signed_in_floor.py``,
+  ``signed-in/<row>`` in ``tests/bench/floor_urls.py``); every
+  connection is a user of its own with its CSRF token. A move of the site is one POST and a re-fetch
+  by each other player through that stack, so this phase's requests per second, divided by the
+  players per game and by the floor's, is the ratio the site would reach if its game work (reads,
+  rules, writes, the board's template, events) cost nothing: the ``ceiling``.
 - **site**: two daphne processes serving the project with production settings (``DJANGO_DEBUG=0``,
   the same pool), one ``db_worker``, PostgreSQL and Redis. Every game is played by its players,
   whose connections alternate between the two servers: the player to move POSTs the move an htmx
@@ -389,21 +396,32 @@ def run_phase(servers: Servers, start, seconds: float,
     return tally, elapsed, cpu, sampler, after
 
 
-def floor_phase(games: int, players: int, seconds: float, max_moves: int, cap: int, settle: float) -> dict:
-    """Two daphnes serving the floor; games x players connections POSTing to their game's row."""
+def floor_phase(games: int, players: int, seconds: float, max_moves: int, cap: int, settle: float, *,
+                signed_in: str = "") -> dict:
+    """Two daphnes serving the floor; games x players connections POSTing to their game's row.
+    With ``signed_in`` (a seed for the users' names), the signed-in floor: the floor's view behind
+    the site's stack, each connection a user of its own."""
     with connection.cursor() as cursor:
         cursor.execute("DROP TABLE IF EXISTS bench_floor")
         cursor.execute("CREATE TABLE bench_floor (id integer PRIMARY KEY, version integer NOT NULL)")
         cursor.execute("INSERT INTO bench_floor SELECT n, 0 FROM generate_series(0, %s) AS n", [games - 1])
+    sessions = [session_of(get_user_model().objects.create(username=f"bench-{signed_in}-floor-{number}",
+                                                           email=f"floor-{signed_in}-{number}@example.com"))
+                if signed_in else "" for number in range(games * players)]
     connections.close_all()
-    servers = Servers("tests.bench.floor:application", 2, BASE_DIR, worker=False,
-                      DJANGO_SETTINGS_MODULE="tests.bench.floor")
+    if signed_in:
+        servers = Servers("rummy_site.asgi:application", 2, BASE_DIR, worker=False,
+                          DJANGO_SETTINGS_MODULE="tests.bench.signed_in_floor")
+    else:
+        servers = Servers("tests.bench.floor:application", 2, BASE_DIR, worker=False,
+                          DJANGO_SETTINGS_MODULE="tests.bench.floor")
+    route = "signed-in" if signed_in else "floor"
     try:
-        servers.wait_until_listening("/floor/0")
+        servers.wait_until_listening(f"/{route}/0")
 
         async def start(tally, stop_at):
-            clients = [hammer(player_session(""), f"{servers.urls[(n + seat) % 2]}/floor/{n}", tally, stop_at,
-                              max_moves)
+            clients = [hammer(player_session(sessions[n * players + seat]),
+                              f"{servers.urls[(n + seat) % 2]}/{route}/{n}", tally, stop_at, max_moves)
                        for n in range(games) for seat in range(players)]
             await asyncio.gather(*clients)
 
@@ -437,8 +455,9 @@ def spread(values: list[float]) -> list[float]:
 
 def run(*, games: int, players: int, variant: str, seconds: float, max_moves: int, repeat: int, seed: str,
         app_dir: Path, statement_moves: int, settle: float = 10.0) -> dict:
-    """The whole benchmark: statements per move, then ``repeat`` times the floor and the site, each
-    phase followed by ``settle`` seconds before the connections are counted again."""
+    """The whole benchmark: statements per move, then ``repeat`` times the floor, the signed-in
+    floor and the site, each phase followed by ``settle`` seconds before the connections are
+    counted again."""
     if connection.vendor != "postgresql" or not settings.REDIS_URL:
         raise RuntimeError("bench_moves needs DATABASE_URL=postgres://... and REDIS_URL=redis://...")
     with plain_connections() as cap:
@@ -450,12 +469,18 @@ def run(*, games: int, players: int, variant: str, seconds: float, max_moves: in
         runs = []
         for number in range(repeat):
             floor = floor_phase(games, players, seconds, max_moves, cap, settle)
+            signed_in = floor_phase(games, players, seconds, max_moves, cap, settle, signed_in=f"{seed}-{number}")
             site = site_phase(games, players, variant, f"{seed}-{number}", seconds, max_moves, app_dir, cap, settle)
             ratio = site["per_second"] / floor["per_second"] if floor["per_second"] else None
-            runs.append({"floor": floor, "site": site, "ratio": round(ratio, 3) if ratio is not None else None})
+            ceiling = signed_in["per_second"] / players / floor["per_second"] if floor["per_second"] else None
+            runs.append({"floor": floor, "signed_in_floor": signed_in, "site": site,
+                         "ratio": round(ratio, 3) if ratio is not None else None,
+                         "ceiling": round(ceiling, 3) if ceiling is not None else None})
     report["runs"] = runs
     report["summary"] = {
         "floor_per_second": spread([r["floor"]["per_second"] for r in runs]),
+        "signed_in_floor_per_second": spread([r["signed_in_floor"]["per_second"] for r in runs]),
+        "ceiling": spread([r["ceiling"] or 0 for r in runs]),
         "site_moves_per_second": spread([r["site"]["per_second"] for r in runs]),
         "ratio": spread([r["ratio"] or 0 for r in runs]),
         "site_p95_ms": spread([r["site"]["p95_ms"] for r in runs]),

@@ -1,4 +1,4 @@
-"""A smoke run of ``manage.py bench_moves`` with the smallest counts: both phases start their
+"""A smoke run of ``manage.py bench_moves`` with the smallest counts: the three phases start their
 servers, play, stop by themselves and report. Needs PostgreSQL and Redis; asserts no speed."""
 import io
 import json
@@ -18,7 +18,7 @@ pytestmark = [
 ]
 
 
-def test_a_tiny_benchmark_plays_both_phases_and_prints_its_figures():
+def test_a_tiny_benchmark_plays_the_three_phases_and_prints_its_figures():
     out = io.StringIO()
 
     call_command("bench_moves", games=1, seconds=1, statement_moves=2, settle=0, stdout=out)
@@ -26,6 +26,9 @@ def test_a_tiny_benchmark_plays_both_phases_and_prints_its_figures():
     report = json.loads(out.getvalue())
     (run,) = report["runs"]
     assert run["floor"]["moves"] > 0 and run["site"]["moves"] > 0
+    assert run["signed_in_floor"]["moves"] > 0 and set(run["signed_in_floor"]["statuses"]) == {"200"}
+    assert run["ceiling"] == pytest.approx(
+        run["signed_in_floor"]["per_second"] / report["players"] / run["floor"]["per_second"], abs=0.001)
     assert run["site"]["server_errors"] == 0 and set(run["site"]["statuses"]) == {"200"}
     assert Move.objects.filter(actor=Move.Actor.PLAYER).count() >= run["site"]["moves"]
     assert 0 < run["site"]["pg_connections"]["peak"] <= run["site"]["pg_connections"]["cap"]
