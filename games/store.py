@@ -284,9 +284,14 @@ def set_totals(rows: LoadedGame, state: GameState) -> None:
 
 
 def save_seats(rows: LoadedGame) -> None:
-    """Write ``rows.changed_seat_fields`` of every seat in one UPDATE (none when nothing changed)."""
+    """Write ``rows.changed_seat_fields`` of every seat in one statement (none when nothing
+    changed): INSERT ... ON CONFLICT (game, position) DO UPDATE of those fields, cheaper to build
+    than ``bulk_update``'s CASE. The caller holds the game row's lock, under which every seat of
+    ``rows`` exists (seats are deleted only from a waiting table, under the same lock), so each
+    one is only ever updated."""
     if rows.changed_seat_fields:
-        Seat.objects.bulk_update(rows.seats, sorted(rows.changed_seat_fields))
+        Seat.objects.bulk_create(rows.seats, update_conflicts=True, unique_fields=["game", "position"],
+                                 update_fields=sorted(rows.changed_seat_fields))
         rows.changed_seat_fields.clear()
 
 
