@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from .. import store
@@ -199,8 +200,10 @@ def play_again(user, game_id: int) -> Game:
     table options, number of seats, privacy and clock, ``user`` in seat 0 and a computer player of
     the same level for each seat a computer played from the start. When no other person played
     it, the new game starts at once (and does not count against the limit of waiting tables);
-    otherwise it waits for players. Once per player and game: pressed again, or twice at once, it
-    returns the table opened the first time (the old game's row is locked meanwhile).
+    otherwise it waits for players. When another player of the game has already opened such a
+    table and it has a free seat, ``user`` joins it instead: the players of one game meet at one
+    new table. Once per player and game: pressed again, or twice at once, it returns the table
+    ``user`` opened or joined the first time (the old game's row is locked meanwhile).
 
     Raises Refusal 404 (no such game), 403 (``user`` holds no seat in it) or 409 (not finished, or
     ``user`` already has ``RUMMY_OPEN_TABLES_PER_USER`` tables waiting, ``create_table``).
@@ -212,9 +215,16 @@ def play_again(user, game_id: int) -> Game:
             raise Refusal(403, "not_seated", "Only a player of this game can play it again.")
         if old.status != Game.Status.FINISHED:
             raise Refusal(409, "not_finished", "Only a finished game can be played again.")
-        opened = Game.objects.filter(again_of=old, created_by=user).first()
+        again = Game.objects.filter(again_of=old).order_by("pk")
+        opened = again.filter(Q(created_by=user) | Q(seats__user=user)).first()
         if opened is not None:
             return opened
+        for table in again.filter(status=Game.Status.OPEN):
+            try:
+                join_table(user, table.pk, table.invite_code)
+            except Refusal:
+                continue
+            return table
         computers = [seat.bot_level for seat in seats if seat.is_bot and seat.former_user_id is None]
         dealt_at_once = len(computers) == old.players - 1
         game = create_table(user, variant=old.variant, players=old.players, is_private=old.is_private,

@@ -652,5 +652,34 @@ def test_the_other_players_of_a_finished_game_are_offered_the_table_opened_to_pl
     join = reverse("join_by_code", args=[table.invite_code])
     assert f'{opener.username} opened a new table like this one: <a href="{join}">join it</a>' in offered
     assert 'data-testid="table-again"' not in own
+    assert 'data-testid="play-again"' not in offered and 'data-testid="play-again"' in own
     assert login(other).post(reverse("game_join", args=[table.pk]), {"code": table.invite_code}).status_code == 302
     assert 'data-testid="table-again"' not in login(other).get(old.get_absolute_url()).content.decode()
+
+
+def test_a_second_player_pressing_play_again_joins_the_table_the_first_opened():
+    """Both players of a finished game press "Play again" (the second from a page drawn before
+    the first pressed): they meet at one new table, not two."""
+    old = people_game("standard", humans=2, players=3, seed="again-both")
+    Game.objects.filter(pk=old.pk).update(is_private=True)
+    opener, other = seats_of(old)[0].user, seats_of(old)[1].user
+    table = services.play_again(opener, old.pk)
+
+    response = login(other).post(reverse("game_again", args=[old.pk]))
+
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    assert Game.objects.filter(again_of=old).count() == 1
+    assert [seat.user for seat in seats_of(table)] == [opener, None, other]
+    assert services.play_again(other, old.pk) == table
+
+
+def test_play_again_opens_a_table_of_its_own_when_the_others_is_full():
+    old = people_game("standard", humans=2, players=2, seed="again-full")
+    opener, other = seats_of(old)[0].user, seats_of(old)[1].user
+    table = services.play_again(opener, old.pk)
+    services.join_table(make_user("newcomer"), table.pk)
+
+    own = services.play_again(other, old.pk)
+
+    assert own != table and own.created_by == other and own.status == Game.Status.OPEN
+    assert Game.objects.filter(again_of=old).count() == 2
