@@ -75,12 +75,14 @@ def _board_response(request: HttpRequest, game_id: int, *, status: int = 200, er
 def _render_board(request: HttpRequest, game_id: int, board: services.Board, *, status: int = 200,
                   error: Refusal | None = None, form: RefusedForm | None = None) -> HttpResponse:
     """The board fragment (htmx) or the whole game page for ``board``, the viewer's board of game
-    ``game_id``; a player of a finished game also sees the tables the others opened to play again."""
+    ``game_id``; a player of a finished game also sees the tables the others opened to play again,
+    and whether playing again brings computer players (those that played from the start)."""
     hand_sort, hand_order = _hand_sort(request, game_id)
     context = board_context(board, hand_sort, error, form, hand_order)
     context["stopped"] = board.game.status in STOPPED
     if board.game.status == Game.Status.FINISHED and board.seat is not None:
         context["tables_again"] = services.tables_played_again(board.game, request.user)
+        context["computer_seats"] = any(seat.is_bot and seat.former_user_id is None for seat in board.seats)
     template = "games/_board.html" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
 

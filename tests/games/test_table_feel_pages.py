@@ -4,13 +4,14 @@ fixes of the lobby, waiting room, game over and score sheet."""
 import re
 
 import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games import services
 from games.engine.cards import parse_card, standard_deck
-from games.engine.variants import VARIANTS
+from games.engine.variants import VARIANTS, make_variant
 from games.models import Game, Move, Seat
-from games.presenters import card_name, code_name
+from games.presenters import SeatPanel, card_name, code_name
 from records.presenters import deal_summary
 from tests.engine.builders import FrustrationRummy, build, frayzy, wild
 from tests.factories import (
@@ -368,3 +369,16 @@ def test_every_step_of_a_frustration_replay_marks_its_2s_and_jokers_wild():
         shown += wild_marks(body)
     assert any(key.startswith("2") for key, _ in shown), "no 2 came to the viewer's side in 40 moves: another seed"
     assert [key for key, marked in shown if marked] == [key for key, _ in shown if key.startswith(("2", "JK"))]
+
+
+@pytest.mark.parametrize("variant, totals, shown", [
+    ("standard", (1, 0), ["(1 penalty point)", "(0 penalty points)"]),
+    ("standard", (12, 2), ["(12 penalty points)", "(2 penalty points)"]),
+    ("wild", (1, 30), ["(1 point)", "(30 points)"]),
+])
+def test_the_final_standings_give_one_point_in_the_singular(variant, totals, shown):
+    seats = [SeatPanel(position, name, False, False, False, False, 0, total, place)
+             for position, (name, total, place) in enumerate(zip(("ana", "ben"), totals, (2, 1)))]
+    context = {"seats": seats, "rules": make_variant(variant), "game": Game(pk=1)}
+    body = render_to_string("games/_standings.html", context)
+    assert re.findall(r'<span class="standing-total">(\([^)]*\))</span>', body) == shown[::-1]

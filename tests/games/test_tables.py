@@ -683,3 +683,13 @@ def test_play_again_opens_a_table_of_its_own_when_the_others_is_full():
 
     assert own != table and own.created_by == other and own.status == Game.Status.OPEN
     assert Game.objects.filter(again_of=old).count() == 2
+
+
+@pytest.mark.parametrize("humans, hint", [
+    (1, "A new table like this one, with the same computer players."),
+    (2, "A new table like this one."),
+])
+def test_the_play_again_hint_names_computer_players_only_when_there_were_some(humans, hint):
+    old = people_game("standard", humans=humans, players=2, seed=f"again-hint-{humans}")
+    page = login(seats_of(old)[0].user).get(old.get_absolute_url()).content.decode()
+    assert f'<span class="hint">{hint}</span>' in page

@@ -92,7 +92,8 @@ class Variant:
 
     What the pages, forms, URLs and computer players ask: ``deal_word`` ("Hand", "Deal" or
     "Round"), ``help_slug`` and ``help_template`` (the help page at ``help/<help_slug>``),
-    ``lobby_note`` (a phrase about the game for the lobby), ``score_label`` (what a total counts),
+    ``lobby_note`` (a phrase about the game for the lobby), ``score_label`` (what a total counts)
+    and ``score_unit`` (one of it, lower case: "1 penalty point"),
     ``how_won`` (the sentence under the final standings), ``no_winner`` and ``no_winner_sentence``
     (a deal nobody went out of, on the score sheet and the deal summary), ``suit_word`` ("suit" or
     "colour"), ``table_options`` (the lobby form's fields), the capabilities ``has_contracts``
@@ -109,6 +110,7 @@ class Variant:
     help_template = ""
     lobby_note = ""
     score_label = "Points"
+    score_unit = "point"
     how_won = ""
     no_winner = "stalemate"
     no_winner_sentence = "A stalemate: nobody went out."

@@ -47,6 +47,7 @@ class StandardRummy(Variant):
     help_template = "games/help_standard.html"
     lobby_note = "Target and going rummy apply to Standard Rummy only"
     score_label = "Penalty points"
+    score_unit = "penalty point"
     how_won = "The lowest total wins (rule S15)."
     table_options = (
         TableOption("target", "target", "game ends when a player reaches (penalty points)", DEFAULT_TARGET,
