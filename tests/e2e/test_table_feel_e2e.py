@@ -9,6 +9,7 @@ import datetime as dt
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -654,3 +655,20 @@ def test_a_closed_discard_pile_keeps_its_card_its_own_size(ana):
             found[size["width"]] = {"top": card, "without the note": (without_note["width"], without_note["height"]),
                                     "stock": (stock_box["width"], stock_box["height"]), "note at": note_box["y"]}
     assert found == {}
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_refused_open_table_brings_its_reason_into_view(ana, settings, size):
+    """At the limit of waiting tables, "Open table" at the foot of the lobby answers with the
+    lobby again; its reason must be on screen, not a page below (found by a trial)."""
+    creator = get_user_model().objects.get(username="ana")
+    for _ in range(settings.RUMMY_OPEN_TABLES_PER_USER):
+        make_table(creator)
+    ana.set_viewport_size(size)
+    ana.goto(reverse("lobby"))
+
+    ana.get_by_role("button", name="Open table").click()
+
+    reason = ana.get_by_text(re.compile(r"You already have \d tables waiting for players"))
+    expect(reason).to_be_in_viewport()
+    expect(ana.locator("#open-a-table")).to_be_focused()
