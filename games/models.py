@@ -77,7 +77,7 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
         ABORTED = "aborted", "Aborted"
         VOIDED = "voided", "Voided"
-        PAUSED = "paused", "Paused (no player at the table)"
+        PAUSED = "paused", "Paused (every seat on autopilot)"
         ABANDONED = "abandoned", "Abandoned"
 
     LIVE = (Status.ACTIVE, Status.PAUSED)

@@ -38,4 +38,7 @@ def test_a_paused_game_is_in_progress_on_the_profile_and_lobby_as_in_my_games():
     in_progress = profile[start:profile.index("</ul>", start)]
     assert url in in_progress and waiting.get_absolute_url() in in_progress
     assert url in client.get(reverse("my_games")).content.decode()
-    assert url in client.get(reverse("lobby")).content.decode()
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert url in lobby
+    # As the game page says it: a game pauses when every seat is on autopilot (players still sit).
+    assert "Paused (every seat on autopilot)" in lobby and "no player at the table" not in lobby
