@@ -183,3 +183,17 @@ def test_action_cards_sit_level_with_the_number_cards_in_the_hand(ana):
         if wrong := {key: round(top - number_top, 1) for key, _, top in tops if abs(top - number_top) > 1}:
             found[size["width"]] = wrong
     assert found == {}, f"cards below (+) or above (-) the first number card, by width: {found}"
+
+
+def test_the_action_card_buttons_stand_apart(ana):
+    """"Play Discard 1" and "Play Skip" sat edge to edge (a trial); each button keeps a gap to the
+    next, at every width."""
+    open_action_cards(ana, "DISCARD1~1")
+    buttons = ana.locator("#board .frayzy-actions .action-buttons .button-action")
+    expect(buttons).to_have_count(2)
+    for size in (DESKTOP, PHONE, NARROWEST):
+        ana.set_viewport_size(size)
+        first, second = buttons.nth(0).bounding_box(), buttons.nth(1).bounding_box()
+        apart = (second["x"] - (first["x"] + first["width"]) if second["y"] == first["y"]
+                 else second["y"] - (first["y"] + first["height"]))
+        assert apart >= 4, (size, first, second)
