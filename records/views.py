@@ -115,7 +115,8 @@ def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_deal_summary(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
     """How deal ``number`` ended: who went out, what each player was left holding and its points,
     the running totals (Frustration: who advanced). The fragment for HTMX (the table shows it when
-    the next deal starts), else a page. 404 for no such deal, 409 while it is being played."""
+    the next deal starts), else a page that links to the ended deals before and after it. 404 for
+    no such deal, 409 while it is being played."""
     try:
         game, seats, deals = services.access_deals(request.user, game_id)
     except Refusal as refusal:
@@ -126,7 +127,10 @@ def game_deal_summary(request: HttpRequest, game_id: int, number: int) -> HttpRe
     if deal.result is None:
         return _refused(request, Refusal(409, "deal_in_play", "This deal is still being played."))
     summary = deal_summary(game, seats, deal, [row.result for row in deals if row.result])
+    ended = {row.number for row in deals if row.result is not None}
     context = {"game": game, "summary": summary,
+               "earlier": number - 1 if number - 1 in ended else None,
+               "later": number + 1 if number + 1 in ended else None,
                "title": f"{game}: how {summary.word.lower()} {number} ended"}
     template = "records/_deal_summary.html" if request.htmx else "records/deal_summary.html"
     return render(request, template, context)

@@ -382,3 +382,19 @@ def test_the_final_standings_give_one_point_in_the_singular(variant, totals, sho
     context = {"seats": seats, "rules": make_variant(variant), "game": Game(pk=1)}
     body = render_to_string("games/_standings.html", context)
     assert re.findall(r'<span class="standing-total">(\([^)]*\))</span>', body) == shown[::-1]
+
+
+def test_a_deal_summary_page_links_to_the_ended_deals_before_and_after_it():
+    game = make_started_game(players=2, humans=["ana", "ben"], seed="feel-steps", options={"target": 60})
+    play_moves(game, seed="feel-steps")
+    ended = sorted(game.deals.exclude(result=None).values_list("number", flat=True))
+    assert len(ended) >= 3
+    client = login(seats_of(game)[0].user)
+
+    def steps(number: int) -> list[tuple[str, str]]:
+        body = client.get(reverse("game_deal_summary", args=[game.pk, number])).content.decode()
+        return re.findall(r'href="[^"]*/deals/(\d+)/summary" rel="(prev|next)"', body)
+
+    assert steps(ended[0]) == [(str(ended[1]), "next")]
+    assert steps(ended[1]) == [(str(ended[0]), "prev"), (str(ended[2]), "next")]
+    assert steps(ended[-1]) == [(str(ended[-2]), "prev")]
