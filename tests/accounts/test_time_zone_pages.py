@@ -121,3 +121,28 @@ def test_the_zone_costs_a_page_no_statement():
             assert client.get(reverse("match_history", args=[user.username])).status_code == 200
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+@pytest.mark.parametrize(("name", "day", "other"), [("Europe/Berlin", "2024-07-02", "2024-07-01"),
+                                                    ("UTC", "2024-07-01", "2024-07-02")])
+def test_the_history_dates_are_days_in_the_users_zone(name, day, other):
+    """FINISHED is on 2 July in Berlin, on 1 July in UTC: the From and To filters take the user's day."""
+    user = with_zone(name)
+    game = finished_game_of(user)
+    client = login(user)
+
+    def shown(query: str) -> bool:
+        response = client.get(f"{reverse('match_history', args=[user.username])}?{query}")
+        assert response.status_code == 200
+        return f'data-game="{game.pk}"' in response.content.decode()
+
+    assert shown(f"since={day}&until={day}")
+    assert not shown(f"since={other}&until={other}")
+
+
+@pytest.mark.parametrize("name", ["Asia/Tokyo", "America/New_York"])
+def test_the_calendars_first_and_last_days_still_filter_in_any_zone(name):
+    user = with_zone(name)
+    game = finished_game_of(user)
+    response = login(user).get(f"{reverse('match_history', args=[user.username])}?since=0001-01-01&until=9999-12-31")
+    assert response.status_code == 200 and f'data-game="{game.pk}"' in response.content.decode()
