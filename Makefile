@@ -1,5 +1,7 @@
 # Development entry points: `make run` serves the site with its job worker, `make test` runs the whole test suite.
 PYTHON3 ?= python3
+# The port `make run` serves on, at 127.0.0.1.
+PORT ?= 8000
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 # Rebuilt (packages reinstalled) whenever a requirements or lock file changes.
@@ -29,11 +31,14 @@ lock:
 	$(PIP_COMPILE) $(LOCK_ARGS) -c requirements.lock -o requirements-dev.lock requirements-dev.txt
 
 # The job worker (computer turns, deadlines, e-mail) runs beside the site and stops with it.
+# `make run PORT=8001` serves on another port (127.0.0.1 only); e-mail links follow it unless
+# RUMMY_SITE_URL is set.
 run: $(VENV_STAMP)
 	$(PYTHON) manage.py migrate
+	export RUMMY_SITE_URL="$${RUMMY_SITE_URL:-http://127.0.0.1:$(PORT)}"; \
 	$(PYTHON) manage.py db_worker --queue-name '*' --interval 0.2 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
-	$(PYTHON) manage.py runserver 127.0.0.1:8000
+	$(PYTHON) manage.py runserver 127.0.0.1:$(PORT)
 
 # Ruff first (ruff.toml: lint and import order), then the import contracts (.importlinter:
 # dependencies point one way, no cycles), then one

@@ -90,9 +90,10 @@ class HistoryFilterForm(forms.Form):
         return data
 
     def filters(self) -> HistoryFilters:
-        """The valid filters (call after ``is_valid``)."""
+        """The valid filters (call after ``is_valid``); dates are days in the current time zone."""
         data = self.cleaned_data
-        return HistoryFilters(data["variant"], data["result"], data["opponent"], data["since"], data["until"])
+        return HistoryFilters(data["variant"], data["result"], data["opponent"], data["since"], data["until"],
+                              timezone.get_current_timezone())
 
 def time_zone_choices() -> list:
     """"UTC", then the offered zones grouped by area, each shown by its location ("Buenos Aires")."""

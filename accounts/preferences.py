@@ -51,15 +51,26 @@ def offered_time_zones() -> tuple[str, ...]:
                            if "/" in name and name.split("/")[0] in ZONE_AREAS))
 
 
-def local_zone(prefs: PlayPreferences) -> dt.tzinfo:
-    """The user's time zone: a stored name no longer offered still counts (a legacy alias), but
+def zone_named(name: str) -> dt.tzinfo:
+    """The time zone called ``name``: a name no longer offered still counts (a legacy alias), but
     one that is unknown, or "localtime" (the server's own clock), is UTC."""
-    if prefs.time_zone == "localtime":
+    if name == "localtime":
         return dt.UTC
     try:
-        return zoneinfo.ZoneInfo(prefs.time_zone)
+        return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return dt.UTC
+
+
+def local_zone(prefs: PlayPreferences) -> dt.tzinfo:
+    """The user's time zone (``zone_named`` of their stored name)."""
+    return zone_named(prefs.time_zone)
+
+
+def time_zone_name(user) -> str:
+    """The name of ``user``'s time zone as stored, read without creating their preferences row;
+    "UTC" when they have none."""
+    return PlayPreferences.objects.filter(user=user).values_list("time_zone", flat=True).first() or "UTC"
 
 
 def in_quiet_hours(prefs: PlayPreferences, now: dt.datetime) -> bool:

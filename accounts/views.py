@@ -21,6 +21,7 @@ from . import preferences
 from .forms import AbsenceForm, HistoryFilterForm, PlayPreferencesForm
 from .models import Absence, User, user_named
 from .preferences import AbsenceRefused, declare_absence, local_zone, preferences_for
+from .session_zone import remember_time_zone
 
 RECENT_GAMES = 10
 RATING_HISTORY = 30
@@ -105,8 +106,10 @@ def match_history(request: HttpRequest, username: str) -> HttpResponse:
 def play_preferences(request: HttpRequest) -> HttpResponse:
     """Show and save the user's notice preferences (POST ``form=preferences``) or declare an
     absence (POST ``form=absence``). Absence times are entered and shown in the user's time zone
-    (Django's current time zone for this request)."""
+    (Django's current time zone for this request); the zone shown or saved is kept in the session
+    for every page that follows."""
     prefs = preferences_for(request.user)
+    remember_time_zone(request, prefs.time_zone)
     zone = local_zone(prefs)
     with timezone.override(zone):
         form, absence_form = PlayPreferencesForm(instance=prefs), AbsenceForm()
@@ -114,7 +117,9 @@ def play_preferences(request: HttpRequest) -> HttpResponse:
         if request.method == "POST" and request.POST.get("form") == "preferences":
             form = PlayPreferencesForm(request.POST, instance=prefs)
             if form.is_valid():
-                notices.schedule_digest(form.save(), timezone.now())
+                saved = form.save()
+                notices.schedule_digest(saved, timezone.now())
+                remember_time_zone(request, saved.time_zone)
                 messages.success(request, "Your preferences are saved.")
                 return redirect("play_preferences")
             status = 400

@@ -10,7 +10,7 @@ A cursor is ``<finishing time in microseconds since 1970>.<game id>`` of the row
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet
 
@@ -28,13 +28,15 @@ CURSOR_DIGITS = 18
 @dataclass(frozen=True)
 class HistoryFilters:
     """What the history list is narrowed to: ``variant`` name, ``result`` (``"won"``, ``"lost"`` or
-    empty), ``opponent`` (a user id), and a ``since``/``until`` date range (inclusive, UTC)."""
+    empty), ``opponent`` (a user id), and a ``since``/``until`` date range (inclusive, days in
+    ``zone``: the viewer's time zone, as the list shows its times)."""
 
     variant: str = ""
     result: str = ""
     opponent: int | None = None
     since: date | None = None
     until: date | None = None
+    zone: tzinfo = UTC
 
 
 @dataclass
@@ -74,6 +76,16 @@ def parse_cursor(text: str) -> tuple[datetime, int] | None:
         return None
 
 
+def instant(day: date, clock: time, zone: tzinfo) -> datetime:
+    """``day`` at ``clock`` in ``zone``, in UTC; where that falls before the year 1 or after 9999
+    in UTC (the calendar's first or last day in a zone ahead of or behind UTC), ``clock`` in UTC,
+    the earliest or latest time there is."""
+    try:
+        return datetime.combine(day, clock, zone).astimezone(UTC)
+    except OverflowError:
+        return datetime.combine(day, clock, UTC)
+
+
 def filtered(user, filters: HistoryFilters, *, include_private: bool = True) -> QuerySet:
     """``user``'s PlayerResult rows narrowed by ``filters``, newest first; ``include_private``
     False leaves out games at private tables (another user's view of a profile)."""
@@ -87,10 +99,10 @@ def filtered(user, filters: HistoryFilters, *, include_private: bool = True) -> 
     if filters.opponent is not None:
         rows = rows.filter(Exists(PlayerResult.objects.filter(game_id=OuterRef("game_id"), user_id=filters.opponent)))
     if filters.since:
-        rows = rows.filter(finished_at__gte=datetime.combine(filters.since, time.min, UTC))
+        rows = rows.filter(finished_at__gte=instant(filters.since, time.min, filters.zone))
     if filters.until:
         # The day's last instant, not the next day's first: the day after 9999-12-31 is no date.
-        rows = rows.filter(finished_at__lte=datetime.combine(filters.until, time.max, UTC))
+        rows = rows.filter(finished_at__lte=instant(filters.until, time.max, filters.zone))
     if not include_private:
         rows = rows.filter(is_private=False)
     return rows.order_by("-finished_at", "-game_id")

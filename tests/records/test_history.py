@@ -142,9 +142,9 @@ def test_each_history_row_names_its_game_by_kind_and_number():
     assert len(rows) == 8 and all(re.fullmatch(rf"[A-Z][a-z]+( Rummy)? #{pk}", name) for pk, name in rows.items()), rows
 
 
-def test_history_and_profile_say_their_times_are_utc():
-    """The record page says "UTC" after its time; the history's and the profile's time columns
-    say it in their headings, whatever zone the viewer chose in preferences."""
+def test_history_and_profile_say_their_times_are_utc_for_a_viewer_without_a_zone():
+    """The history's and the profile's time columns name the viewer's time zone in their headings:
+    UTC for one who chose none (tests/accounts/test_time_zone_pages.py: one who chose a zone)."""
     player, _ = player_with_games(2)
     client = login(player)
     assert '<th scope="col">Finished (UTC)</th>' in history(client, player).content.decode()
