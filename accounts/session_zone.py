@@ -3,8 +3,11 @@ is kept in the session when the user logs in (one read of their preferences then
 save their preferences, and ``UserTimeZoneMiddleware`` makes it Django's current time zone."""
 from __future__ import annotations
 
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest
 from django.utils import timezone
+
+from rummy_site.middleware import database_unavailable_page
 
 from .preferences import time_zone_name, zone_named
 
@@ -27,13 +30,18 @@ def on_user_logged_in(sender, request: HttpRequest, user, **kwargs) -> None:
 class UserTimeZoneMiddleware:
     """Make the session's time zone current for the request ("localtime" or an unknown name is UTC,
     ``zone_named``), or UTC (the default) when the session has none, as for anyone not signed in.
-    Must come after ``SessionMiddleware``."""
+    Must come after ``SessionMiddleware`` and ``RefuseMalformedRequestMiddleware`` (a NUL in the
+    session cookie is refused before the session is read). While the database is unavailable it
+    answers the 503 page itself, as a view's request would get."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        name = request.session.get(SESSION_KEY)
+        try:
+            name = request.session.get(SESSION_KEY)
+        except (OperationalError, InterfaceError) as error:
+            return database_unavailable_page(request, error)
         if name:
             timezone.activate(zone_named(name))
         else:

@@ -91,9 +91,16 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, (OperationalError, InterfaceError)):
-            return None
-        logger.warning("Database unavailable for %s %s: %s", request.method, request.path, summary(exception))
-        response = error_page(request, "503.html", 503)
-        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        return response
+        return database_unavailable_page(request, exception)
+
+
+def database_unavailable_page(request: HttpRequest, exception: Exception) -> HttpResponse | None:
+    """The 503 page (logged as one warning) when ``exception`` says the database is unavailable
+    (``OperationalError``, ``InterfaceError``), else None. For a middleware that reads the
+    database itself: Django turns a middleware's exception into a 500, not ``process_exception``."""
+    if not isinstance(exception, (OperationalError, InterfaceError)):
+        return None
+    logger.warning("Database unavailable for %s %s: %s", request.method, request.path, summary(exception))
+    response = error_page(request, "503.html", 503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response

@@ -107,14 +107,15 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # The signed-in user's time zone, kept in the session: no statement of its own.
-    "accounts.session_zone.UserTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # After HtmxMiddleware (an htmx request gets a fragment); before any view reads the request.
     "rummy_site.middleware.RefuseMalformedRequestMiddleware",
+    # The signed-in user's time zone, kept in the session: no statement of its own. After the
+    # refusal of malformed requests, which must come before anything reads the session.
+    "accounts.session_zone.UserTimeZoneMiddleware",
     "accounts.middleware.HtmxLoginRedirectMiddleware",
     "csp.middleware.CSPMiddleware",
     # Innermost: the 405 page it puts in place of an empty one still gets the headers added above.
