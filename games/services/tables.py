@@ -203,7 +203,8 @@ def play_again(user, game_id: int) -> Game:
     otherwise it waits for players. When another player of the game has already opened such a
     table and it has a free seat, ``user`` joins it instead: the players of one game meet at one
     new table. Once per player and game: pressed again, or twice at once, it returns the table
-    ``user`` opened or joined the first time (the old game's row is locked meanwhile).
+    ``user`` opened or joined the first time (the old game's row is locked meanwhile), unless that
+    table was closed before it started: then it opens a new one.
 
     Raises Refusal 404 (no such game), 403 (``user`` holds no seat in it) or 409 (not finished, or
     ``user`` already has ``RUMMY_OPEN_TABLES_PER_USER`` tables waiting, ``create_table``).
@@ -216,6 +217,8 @@ def play_again(user, game_id: int) -> Game:
         if old.status != Game.Status.FINISHED:
             raise Refusal(409, "not_finished", "Only a finished game can be played again.")
         again = Game.objects.filter(again_of=old).order_by("pk")
+        # A table closed before it started no longer stands for this game played again.
+        again.filter(status=Game.Status.ABORTED).update(again_of=None)
         opened = again.filter(Q(created_by=user) | Q(seats__user=user)).first()
         if opened is not None:
             return opened

@@ -673,6 +673,21 @@ def test_a_second_player_pressing_play_again_joins_the_table_the_first_opened():
     assert services.play_again(other, old.pk) == table
 
 
+def test_play_again_opens_a_new_table_when_the_first_was_closed():
+    """A trial closed the table Play again had opened; every later press led back to it."""
+    old = people_game("standard", humans=2, players=2, seed="again-closed")
+    opener = seats_of(old)[0].user
+    closed = services.play_again(opener, old.pk)
+    services.close_table(opener, closed.pk)
+
+    response = login(opener).post(reverse("game_again", args=[old.pk]))
+
+    table = Game.objects.get(again_of=old)
+    assert table != closed and table.status == Game.Status.OPEN and table.created_by == opener
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    assert services.play_again(opener, old.pk) == table
+
+
 def test_play_again_opens_a_table_of_its_own_when_the_others_is_full():
     old = people_game("standard", humans=2, players=2, seed="again-full")
     opener, other = seats_of(old)[0].user, seats_of(old)[1].user
