@@ -39,8 +39,9 @@ class LifetimeGroups:
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def sockets_close(self, event):
-        """Close the socket: its session logged out, or its user was suspended."""
-        await self.close(code=FORBIDDEN)
+        """Close the socket: its session logged out or its user was suspended (4403), or its
+        session is to be checked again (the event's ``code``, ``socket_lifetime.CHECK_AGAIN``)."""
+        await self.close(code=event.get("code", FORBIDDEN))
 
 
 class GameConsumer(LifetimeGroups, JsonObjectConsumer):

@@ -9,8 +9,10 @@ from django.urls import reverse
 from games import services
 from games.errors import Refusal
 from games.models import Move
+from games.socket_lifetime import CHECK_AGAIN
 from moderation import services as moderation
 from tests.factories import (
+    PASSWORD,
     hand_keys,
     login,
     make_started_game,
@@ -190,6 +192,25 @@ async def test_a_game_socket_closes_when_its_session_logs_out():
     assert await staying_socket.receive_nothing(timeout=SILENCE)  # the same user's other session
     await leaving_socket.disconnect()
     await staying_socket.disconnect()
+
+
+async def test_a_password_change_closes_the_users_sockets_to_be_checked_again():
+    """A trial changed a password in one session and the user's other session kept its open
+    sockets, and with them the game's events and the "your turn" notices."""
+    game, seats = await started_game(players=2, seed="ws-password")
+    user = seats[0].user
+    changer, other = await sync_to_async(lambda: (login(user), login(user)))()
+    other_cookie = other.cookies["sessionid"].value
+    other_socket = await open_socket(game.pk, other_cookie)
+
+    changed = await sync_to_async(changer.post)(reverse("account_change_password"), {
+        "oldpassword": PASSWORD, "password1": "a-new-felt-table-7", "password2": "a-new-felt-table-7"})
+
+    assert changed.status_code == 302
+    assert await other_socket.receive_output(timeout=3) == {"type": "websocket.close", "code": CHECK_AGAIN}
+    assert (await open_socket(game.pk, other_cookie, expect=False)).refusal == (False, 4403)
+    reopened = await open_socket(game.pk, changer.cookies["sessionid"].value)
+    await reopened.disconnect()
 
 
 async def test_a_game_socket_closes_when_its_user_is_suspended():
