@@ -398,3 +398,13 @@ def test_a_deal_summary_page_links_to_the_ended_deals_before_and_after_it():
     assert steps(ended[0]) == [(str(ended[1]), "next")]
     assert steps(ended[1]) == [(str(ended[0]), "prev"), (str(ended[2]), "next")]
     assert steps(ended[-1]) == [(str(ended[-2]), "prev")]
+
+
+def test_a_table_closed_before_its_first_deal_says_so():
+    """A trial opened a closed table's page and found only its name and "Aborted"."""
+    host = make_user("host")
+    table = make_table(host)
+    services.close_table(host, table.pk)
+    body = login(host).get(table.get_absolute_url()).content.decode()
+    assert 'data-testid="table-closed"' in body and "closed before its first deal" in body
+    assert f'href="{reverse("lobby")}"' in body
