@@ -53,15 +53,22 @@ def record_finished_at(client: Client) -> str:
     return client.get(reverse("game_record", args=[game.pk])).content.decode()
 
 
+def assert_finished_at(client, user, zone: str, moment: str) -> None:
+    """The match history and the profile (``pages``) and the record give the game's finishing time
+    as ``moment`` (ISO 8601, to the minute) in ``zone``."""
+    day, clock = moment[:10], moment[11:16]
+    for page in pages(client, user).values():
+        assert f'<th scope="col">Finished ({zone})</th>' in page
+        assert f'<time datetime="{moment}">{day}</time> {clock}' in page
+    assert f"finished {day} {clock} {zone}" in record_finished_at(client)
+
+
 def test_history_profile_and_record_show_the_users_zone_from_log_in():
     user = with_zone("Europe/Berlin")
     finished_game_of(user)
     client = Client()
     assert client.post(reverse("account_login"), {"login": "pat", "password": PASSWORD}).status_code == 302
-    for page in pages(client, user).values():
-        assert '<th scope="col">Finished (Europe/Berlin)</th>' in page
-        assert '<time datetime="2024-07-02T00:30:00+02:00">2024-07-02</time> 00:30' in page
-    assert "finished 2024-07-02 00:30 Europe/Berlin" in record_finished_at(client)
+    assert_finished_at(client, user, "Europe/Berlin", "2024-07-02T00:30:00+02:00")
 
 
 def test_saving_preferences_changes_the_zone_of_the_next_page_at_once():
@@ -81,11 +88,7 @@ def test_saving_preferences_changes_the_zone_of_the_next_page_at_once():
 def test_utc_for_a_user_without_a_zone_or_with_localtime_or_an_unknown_one(name):
     user = with_zone(name)
     finished_game_of(user)
-    client = login(user)
-    for page in pages(client, user).values():
-        assert '<th scope="col">Finished (UTC)</th>' in page
-        assert '<time datetime="2024-07-01T22:30:00+00:00">2024-07-01</time> 22:30' in page
-    assert "finished 2024-07-01 22:30 UTC" in record_finished_at(client)
+    assert_finished_at(login(user), user, "UTC", "2024-07-01T22:30:00+00:00")
 
 
 def test_a_user_without_preferences_sees_utc():
