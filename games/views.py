@@ -165,7 +165,8 @@ def _refused_form(post) -> RefusedForm:
 
 
 def _refused_move(request: HttpRequest, game_id: int, refusal: Refusal, keep_form: bool = True) -> HttpResponse:
-    """A refused move: for htmx the board with the refusal and its status (400/403/409/422/429);
+    """A refused move (or Play again, posted from the game page too): for htmx the board with the
+    refusal and its status (400/403/409/422/429);
     without JavaScript a redirect (303, Post/Redirect/Get) to the game page, which shows the
     refusal (``REFUSED_MOVE``): the address stays the game's, and reloading it does not post the
     move again. With ``keep_form`` the board keeps what the play form carried for the retry. A move
@@ -288,10 +289,14 @@ def game_close(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def game_again(request: HttpRequest, game_id: int) -> HttpResponse:
     """"Play again" under a finished game's standings: go to a new table like it
-    (``services.play_again``), started at once when only computers played with the user."""
+    (``services.play_again``), started at once when only computers played with the user. A player's
+    refusal (409: too many tables waiting, not finished) goes back to the game page, which shows it
+    once; a stranger gets the 403 or 404 at once."""
     try:
         game = services.play_again(request.user, game_id)
     except Refusal as refusal:
+        if refusal.status == 409:
+            return _refused_move(request, game_id, refusal, keep_form=False)
         return _refused(request, game_id, refusal)
     return redirect(game)
 

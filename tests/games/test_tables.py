@@ -688,6 +688,23 @@ def test_play_again_opens_a_new_table_when_the_first_was_closed():
     assert services.play_again(opener, old.pk) == table
 
 
+def test_a_refused_play_again_goes_back_to_the_game_page_with_its_reason(settings):
+    """The refusal used to answer at /games/N/again, which a reload would post again."""
+    old = people_game("standard", humans=2, players=2, seed="again-limit")
+    player = seats_of(old)[0].user
+    for _ in range(settings.RUMMY_OPEN_TABLES_PER_USER):
+        make_table(player)
+    client = login(player)
+
+    response = client.post(reverse("game_again", args=[old.pk]))
+
+    assert response.status_code == 303 and response["Location"] == old.get_absolute_url()
+    page = client.get(old.get_absolute_url()).content.decode()
+    assert "tables waiting for players" in page
+    assert "tables waiting for players" not in client.get(old.get_absolute_url()).content.decode()
+    assert not Game.objects.filter(again_of=old).exists()
+
+
 def test_play_again_opens_a_table_of_its_own_when_the_others_is_full():
     old = people_game("standard", humans=2, players=2, seed="again-full")
     opener, other = seats_of(old)[0].user, seats_of(old)[1].user
